@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // End-to-end tests spawn the built CLI; they build it once in globalSetup.
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 20_000,
+  },
+});
