@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * The assetline command line: finds the command, loads only its module, runs it, and turns errors
+ * into the contract's exit codes in this one place.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Command, CommandIo } from './cli/io.js';
+import { AssetlineError, EXIT, UsageError } from './errors.js';
+
+const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
+  validate: () => import('./commands/validate.js'),
+  schema: () => import('./commands/schema.js'),
+};
+
+const USAGE = `Usage: assetline <command> [options]
+
+Commands:
+  validate <pipeline.yaml>... [--json]   check pipelines; print every problem as file:line:col
+  schema [pipeline]                      print the JSON Schema of pipeline files
+
+Exit codes: 0 ok, 2 invalid pipeline or usage, 70 internal error.
+Run "assetline <command> --help" for a command's options.`;
+
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${await version()}\n`);
+    return EXIT.ok;
+  }
+  try {
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`unknown command "${name}"\n\n${USAGE}`);
+    const { run } = await load();
+    return await run(args, io);
+  } catch (error) {
+    if (error instanceof AssetlineError) {
+      io.stderr(`assetline: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr(
+      `assetline: internal error (a bug; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return EXIT.internal;
+  }
+}
+
+async function version(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const io: CommandIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`assetline: internal error: ${String(error)}\n`);
+      process.exitCode = EXIT.internal;
+    },
+  );
+}

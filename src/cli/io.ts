@@ -1,0 +1,9 @@
+/** What a command may touch of the outside world, passed in so tests can run commands in-process. */
+export interface CommandIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export type Command = (args: readonly string[], io: CommandIo) => Promise<number>;
