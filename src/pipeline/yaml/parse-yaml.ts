@@ -2,15 +2,10 @@
  * Parse a YAML text keeping positions, refusing duplicate keys and alias bombs. Returns either the
  * document with its plain data, or the problems that stopped parsing; it never throws on bad input.
  */
-import { type Document, isAlias, LineCounter, parseDocument, visit } from 'yaml';
+import { parseDocument } from 'yaml';
 import type { Problem } from '../problem.js';
+import { type AliasExpansion, checkAliasExpansion, MAX_ALIAS_EXPANSION } from './alias-expansion.js';
 import { YamlLocator } from './yaml-locator.js';
-
-/**
- * How many alias expansions a document may make. yaml's own default (100) is what we keep: a
- * pipeline needs a handful of anchors, an alias bomb needs millions.
- */
-export const MAX_ALIAS_COUNT = 100;
 
 export interface ParsedYaml {
   readonly data: unknown;
@@ -22,14 +17,16 @@ export type ParseYamlResult =
   | { readonly ok: false; readonly problems: readonly Problem[] };
 
 export function parseYaml(file: string, text: string): ParseYamlResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, merge: true, prettyErrors: false });
-  const locator = new YamlLocator(file, doc, lineCounter);
+  const doc = parseDocument(text, { uniqueKeys: true, merge: true, prettyErrors: false });
+  const locator = new YamlLocator(file, doc, text);
 
-  const problems = doc.errors.map((error) => yamlDiagnostic(locator, error.code, error.message, error.pos, 'error'));
-  const warnings = doc.warnings.map((warning) =>
-    yamlDiagnostic(locator, warning.code, warning.message, warning.pos, 'warning'),
+  // yaml reports a too-deep line twice; the multi-line report is the one we can explain.
+  const multiline = new Set(doc.errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY').map((e) => e.pos[0]));
+  const errors = doc.errors.filter((e) => !(e.code === 'BLOCK_AS_IMPLICIT_KEY' && multiline.has(e.pos[0])));
+  const problems = firstSyntaxErrors(
+    uniqueProblems(errors.map((error) => yamlDiagnostic(locator, text, error, 'error'))),
   );
+  const warnings = doc.warnings.map((warning) => yamlDiagnostic(locator, text, warning, 'warning'));
   if (problems.length > 0) return { ok: false, problems: [...problems, ...warnings] };
 
   if (doc.contents === null) {
@@ -39,13 +36,14 @@ export function parseYaml(file: string, text: string): ParseYamlResult {
     };
   }
 
+  const expansion = checkAliasExpansion(doc);
+  if (expansion.offender) return { ok: false, problems: [aliasProblem(locator, expansion)] };
   try {
-    const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    // Our own check above limits what matters (the expanded size); yaml's counts alias uses,
+    // which refuses a long sheet that reuses one anchor on every row.
+    const data: unknown = doc.toJS({ maxAliasCount: -1 });
     return { ok: true, value: { data, locator }, warnings };
   } catch (error) {
-    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      return { ok: false, problems: [aliasBomb(locator, doc)] };
-    }
     return {
       ok: false,
       problems: [
@@ -60,20 +58,86 @@ export function parseYaml(file: string, text: string): ParseYamlResult {
   }
 }
 
+/**
+ * One stray character can make the parser reject every token after it. Those follow-on errors are
+ * not separate problems; a few show the pattern, the rest are counted.
+ */
+export const MAX_SYNTAX_ERRORS = 5;
+
+/** The same explanation at the same place once (yaml may say one thing twice, in two wordings). */
+function uniqueProblems(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${JSON.stringify(problem.location)} ${problem.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function firstSyntaxErrors(problems: Problem[]): Problem[] {
+  if (problems.length <= MAX_SYNTAX_ERRORS) return problems;
+  const [first] = problems;
+  const more = problems.length - MAX_SYNTAX_ERRORS;
+  return [
+    ...problems.slice(0, MAX_SYNTAX_ERRORS),
+    { ...(first as Problem), message: `${more} more YAML syntax errors not shown (usually caused by the first one)` },
+  ];
+}
+
 function yamlDiagnostic(
   locator: YamlLocator,
-  code: string,
-  message: string,
-  pos: readonly [number, number],
+  text: string,
+  error: { code: string; message: string; pos: readonly [number, number] },
   severity: 'error' | 'warning',
 ): Problem {
-  const text = code === 'DUPLICATE_KEY' ? 'duplicate key: a key may appear only once in a mapping' : firstLine(message);
+  const { message, offset } = explainYaml(text, error);
   return {
     severity,
-    code: `yaml-${code.toLowerCase().replaceAll('_', '-')}`,
-    message: text,
-    location: locator.at(pos[0]),
+    code: `yaml-${error.code.toLowerCase().replaceAll('_', '-')}`,
+    message,
+    location: locator.at(offset),
   };
+}
+
+/** yaml's wording, rephrased where it speaks of its own API or hides the real cause. */
+function explainYaml(
+  text: string,
+  error: { code: string; message: string; pos: readonly [number, number] },
+): { message: string; offset: number } {
+  const [start, end] = error.pos;
+  switch (error.code) {
+    case 'DUPLICATE_KEY': {
+      const key = /^\s*("[^"]*"|'[^']*'|[^:#\n]+?)\s*:/.exec(
+        text.slice(start, text.indexOf('\n', start) + 1 || undefined),
+      )?.[1];
+      return {
+        message: `duplicate key${key ? ` ${key.startsWith('"') || key.startsWith("'") ? key : `"${key}"`}` : ''}: a key may appear only once in a mapping`,
+        offset: start,
+      };
+    }
+    case 'MULTIPLE_DOCS':
+      return {
+        message: 'a pipeline file holds one YAML document; a second one starts here (after "---")',
+        offset: start,
+      };
+    case 'BLOCK_AS_IMPLICIT_KEY':
+    case 'MULTILINE_IMPLICIT_KEY': {
+      // A line indented deeper than its sibling keys continues the value above it.
+      const newline = text.indexOf('\n', start);
+      if (newline !== -1 && newline < end) {
+        const next = newline + 1 + (/^[ \t]*/.exec(text.slice(newline + 1))?.[0].length ?? 0);
+        return {
+          message:
+            'this line is indented deeper than the key above it, so YAML reads it as part of that value; indent it like its sibling keys',
+          offset: next,
+        };
+      }
+      return { message: firstLine(error.message), offset: start };
+    }
+    default:
+      return { message: firstLine(error.message), offset: start };
+  }
 }
 
 /** yaml's messages end with " at line L, column C:" and a code excerpt; we print the position ourselves. */
@@ -82,18 +146,10 @@ function firstLine(message: string): string {
   return line.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-function aliasBomb(locator: YamlLocator, doc: Document.Parsed): Problem {
-  let offset = 0;
-  visit(doc, {
-    Alias(_key, node) {
-      if (isAlias(node) && node.range) offset = node.range[0];
-      return visit.BREAK;
-    },
-  });
-  return {
-    severity: 'error',
-    code: 'yaml-alias-limit',
-    message: `too many alias expansions (more than ${MAX_ALIAS_COUNT}): the aliases nest into an exponentially large document (an "alias bomb"); expand them by hand or use fewer`,
-    location: locator.at(offset),
-  };
+function aliasProblem(locator: YamlLocator, expansion: AliasExpansion): Problem {
+  const offset = expansion.offender?.range?.[0] ?? 0;
+  const message = expansion.cyclic
+    ? 'this alias refers to a node that contains it, so it never ends'
+    : `aliases expand this document by more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} nodes (an "alias bomb": anchors nesting aliases of aliases); expand them by hand or nest fewer`;
+  return { severity: 'error', code: 'yaml-alias-limit', message, location: locator.at(offset) };
 }

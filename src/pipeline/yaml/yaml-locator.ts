@@ -2,20 +2,23 @@
  * Maps a path into the parsed data (e.g. ['steps', 2, 'generate', 'model']) back to the line and
  * column of the YAML node that holds it, so every problem can say where to look.
  */
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import type { FilePosition } from '../problem.js';
+import { LineIndex } from './line-index.js';
 
 export type DataPath = readonly PropertyKey[];
 
 export class YamlLocator {
   readonly file: string;
   readonly #doc: Document.Parsed;
-  readonly #lineCounter: LineCounter;
+  readonly #lines: LineIndex;
+  readonly #length: number;
 
-  constructor(file: string, doc: Document.Parsed, lineCounter: LineCounter) {
+  constructor(file: string, doc: Document.Parsed, text: string) {
     this.file = file;
     this.#doc = doc;
-    this.#lineCounter = lineCounter;
+    this.#lines = new LineIndex(text);
+    this.#length = text.length;
   }
 
   start(): FilePosition {
@@ -24,7 +27,7 @@ export class YamlLocator {
 
   /** A source offset as a 1-based line and column. */
   at(offset: number): FilePosition {
-    const { line, col } = this.#lineCounter.linePos(Math.max(0, offset));
+    const { line, col } = this.#lines.position(Math.min(Math.max(0, offset), this.#length));
     return { file: this.file, line, col };
   }
 
