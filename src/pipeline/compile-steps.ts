@@ -7,6 +7,7 @@
 import { type FieldSpec, OPERATION_SPECS, OPERATIONS, type Operation } from '../catalog/operations.js';
 import { type CheckedStep, type FieldValue, type StepField, stepRetries, stepTimeoutMs } from './checked-pipeline.js';
 import { didYouMean } from './did-you-mean.js';
+import { fieldLabel } from './field-label.js';
 import type { FilePosition } from './problem.js';
 import type { ProblemCollector } from './problem-collector.js';
 import type { PipelineInput } from './schema/pipeline-schema.js';
@@ -97,7 +98,9 @@ class StepCompiler {
         continue;
       }
       const path: DataPath = own !== undefined ? [...stepPath, operation, name] : ['defaults', operation, name];
+      const label = fieldLabel(step.id, operation, name, path);
       const value = this.#compileValue(raw as string | number, {
+        label,
         step: step.id,
         index,
         operation,
@@ -135,7 +138,8 @@ class StepCompiler {
     if (step.when === undefined) return undefined;
     const path: DataPath = [...stepPath, 'when'];
     if (typeof step.when === 'boolean') return { value: { kind: 'static', value: step.when }, path };
-    const template = this.#parse(step.when, path);
+    const label = `step "${step.id}", when`;
+    const template = this.#parse(step.when, path, label);
     if (!template) return undefined;
     let ok = true;
     this.#eachRef(template, (part) => {
@@ -148,7 +152,7 @@ class StepCompiler {
           part,
         );
         ok = false;
-      } else if (!this.#checkColumn(part.ref.column, path, step.when as string, part)) {
+      } else if (!this.#checkColumn(part.ref.column, label, path, step.when as string, part)) {
         ok = false;
       }
     });
@@ -157,26 +161,22 @@ class StepCompiler {
 
   #compileValue(raw: string | number, site: FieldSite): FieldValue | undefined {
     if (typeof raw !== 'string' || !hasTemplate(raw)) return { kind: 'static', value: raw };
-    const template = this.#parse(raw, site.path);
+    const template = this.#parse(raw, site.path, site.label);
     if (!template) return undefined;
     let ok = true;
     let output: FieldValue | undefined;
     this.#eachRef(template, (part) => {
       if (part.ref.kind === 'row') {
-        ok = this.#checkColumn(part.ref.column, site.path, raw, part) && ok;
+        ok = this.#checkColumn(part.ref.column, site.label, site.path, raw, part) && ok;
         return;
       }
       const whole = template.parts.length === 1;
       if (site.spec.kind !== 'image' || !whole) {
-        const where = site.spec.kind === 'image' ? 'the whole value of' : 'used in';
-        const hint = site.spec.kind === 'image' ? 'with no text around it' : 'an image field (image:)';
-        this.#error(
-          'step-output-placement',
-          `step "${site.step}", ${site.operation}.${site.field}: ${part.source} can only be ${where} ${hint}`,
-          site.path,
-          raw,
-          part,
-        );
+        const rule =
+          site.spec.kind === 'image'
+            ? 'can only be the whole value of an image field, with no text around it'
+            : 'can only be used as the value of an image field (image:)';
+        this.#error('step-output-placement', `${site.label}: ${part.source} ${rule}`, site.path, raw, part);
         ok = false;
         return;
       }
@@ -190,10 +190,10 @@ class StepCompiler {
     return output ?? { kind: 'template', template };
   }
 
-  #parse(text: string, path: DataPath): ParsedTemplate | undefined {
+  #parse(text: string, path: DataPath, label: string): ParsedTemplate | undefined {
     const template = parseTemplate(text);
     for (const error of template.errors) {
-      this.#c.collector.error('template-syntax', error.message, this.#position(path, text, error.source, error.start));
+      this.#c.collector.error('template-syntax', `${label}: ${error.message}`, this.#position(path, text, error.start));
     }
     return template.errors.length === 0 ? template : undefined;
   }
@@ -202,7 +202,13 @@ class StepCompiler {
     for (const part of template.parts) if (part.kind === 'ref') visit(part);
   }
 
-  #checkColumn(column: string, path: DataPath, text: string, part: Extract<TemplatePart, { kind: 'ref' }>): boolean {
+  #checkColumn(
+    column: string,
+    label: string,
+    path: DataPath,
+    text: string,
+    part: Extract<TemplatePart, { kind: 'ref' }>,
+  ): boolean {
     const { columns, hasRows, knownColumns } = this.#c;
     if (columns.includes(column) || (hasRows && !knownColumns)) return true;
     if (!hasRows) {
@@ -218,7 +224,7 @@ class StepCompiler {
     const known = columns.length > 12 ? `${columns.slice(0, 12).join(', ')}, ...` : columns.join(', ');
     this.#error(
       'template-row-column',
-      `unknown column "${column}" in ${part.source}: the rows have ${known || 'no columns'}${didYouMean(column, columns)}`,
+      `${label}: unknown column "${column}" in ${part.source}: the rows have ${known || 'no columns'}${didYouMean(column, columns)}`,
       path,
       text,
       part,
@@ -234,7 +240,7 @@ class StepCompiler {
     part: Extract<TemplatePart, { kind: 'ref' }>,
   ): boolean {
     const say = (code: string, message: string) => {
-      this.#error(code, `step "${site.step}", ${site.operation}.${site.field}: ${message}`, site.path, text, part);
+      this.#error(code, `${site.label}: ${message}`, site.path, text, part);
       return false;
     };
     const position = this.#order.get(target);
@@ -301,15 +307,15 @@ class StepCompiler {
     return walk(from);
   }
 
-  #error(code: string, message: string, path: DataPath, text: string, part: { source: string; start: number }): void {
-    this.#c.collector.error(code, message, this.#position(path, text, part.source, part.start));
+  #error(code: string, message: string, path: DataPath, text: string, part: { start: number }): void {
+    this.#c.collector.error(code, message, this.#position(path, text, part.start));
   }
 
-  /** Position of a template inside a field: which occurrence of the same text it is decides. */
-  #position(path: DataPath, text: string, source: string, start: number): FilePosition {
+  /** Position of the template that starts at `start` in a field's value. */
+  #position(path: DataPath, text: string, start: number): FilePosition {
     let occurrence = 0;
-    for (let at = text.indexOf(source); at !== -1 && at < start; at = text.indexOf(source, at + 1)) occurrence++;
-    return templatePosition(this.#c.locator, this.#c.sourceText, path, source, occurrence);
+    for (let at = text.indexOf('${{'); at !== -1 && at < start; at = text.indexOf('${{', at + 1)) occurrence++;
+    return templatePosition(this.#c.locator, this.#c.sourceText, path, occurrence);
   }
 }
 
@@ -320,6 +326,8 @@ interface FieldSite {
   readonly field: string;
   readonly spec: FieldSpec;
   readonly path: DataPath;
+  /** How messages name the field. */
+  readonly label: string;
 }
 
 function rawStepId(step: unknown): string | undefined {

@@ -4,16 +4,21 @@ export function closestMatch(input: string, candidates: Iterable<string>): strin
   const needle = input.toLowerCase();
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
+  let tied = false;
   for (const candidate of candidates) {
     const distance = editDistance(needle, candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
+      tied = false;
+    } else if (distance === bestDistance && candidate !== best) {
+      tied = true;
     }
   }
   // Close enough to be a typo, not a different word: a third of the length, at least 2 edits.
+  // A tie ("3k": 1k, 2k and 4k) is a guess, not a suggestion.
   const allowed = Math.max(2, Math.floor(input.length / 3));
-  return bestDistance <= allowed ? best : undefined;
+  return bestDistance <= allowed && !tied ? best : undefined;
 }
 
 /** `; did you mean "x"?` or nothing. */

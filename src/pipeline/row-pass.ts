@@ -65,9 +65,8 @@ export function runRowPass(input: RowPassInput): RowPassResult {
       const state = stepState(plan, cell, dependencies[s] ?? [], states, row * stepCount);
       states[row * stepCount + s] = state;
       numImages[s] = undefined;
-      if (state !== InstanceState.run || plan.templated.length === 0) continue;
+      if (state !== InstanceState.run) continue;
 
-      const { values, errors } = rowValues(plan, cell, settings.dir);
       const report = (code: string, finding: Finding) => {
         const where = `step "${plan.step.id}", ${plan.step.operation}.${finding.field}`;
         collector.addRowProblem(`${code}|${plan.step.id}|${finding.field}`, where, {
@@ -77,10 +76,14 @@ export function runRowPass(input: RowPassInput): RowPassResult {
           location: table.locate(row),
         });
       };
-      for (const error of errors) report('field-type', error);
-      for (const rule of plan.rowRules)
-        for (const finding of asList(rule.check(values, contexts[s] as RuleContext))) report(rule.code, finding);
-      numImages[s] = typeof values.num_images === 'number' ? values.num_images : undefined;
+      if (plan.templated.length > 0) {
+        const { values, errors } = rowValues(plan, cell, settings.dir);
+        for (const error of errors) report('field-type', error);
+        for (const rule of plan.rowRules) {
+          for (const finding of asList(rule.check(values, contexts[s] as RuleContext))) report(rule.code, finding);
+        }
+        numImages[s] = typeof values.num_images === 'number' ? values.num_images : undefined;
+      }
 
       for (const check of indexChecks[s] ?? []) {
         const target = position.get(check.target);

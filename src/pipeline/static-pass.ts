@@ -1,5 +1,6 @@
 /** Run each step's rules once on its literal values, reporting at the field's own line and column. */
-import type { CheckedStep, PipelineSettings } from './checked-pipeline.js';
+import type { PipelineSettings } from './checked-pipeline.js';
+import { fieldLabel } from './field-label.js';
 import type { ProblemCollector } from './problem-collector.js';
 import type { ImageFileInspector } from './rules/image-file-inspector.js';
 import type { Finding, RuleContext } from './rules/step-rule.js';
@@ -23,7 +24,7 @@ export function runStaticPass(
       collector.add({
         severity: finding.severity ?? 'error',
         code,
-        message: `${fieldLabel(step, finding.field)}: ${finding.message}`,
+        message: `${fieldLabel(step.id, step.operation, finding.field, field?.path ?? step.path)}: ${finding.message}`,
         location,
       });
     };
@@ -33,13 +34,6 @@ export function runStaticPass(
       for (const finding of asList(rule.check(plan.staticValues, context))) report(rule.code, finding);
     }
   }
-}
-
-/** `step "hero", generate.prompt`, or `defaults.generate.prompt (step "hero")` when it comes from defaults. */
-export function fieldLabel(step: CheckedStep, field: string): string {
-  const source = step.fields.get(field);
-  if (source && source.path[0] === 'defaults') return `defaults.${step.operation}.${field} (step "${step.id}")`;
-  return `step "${step.id}", ${step.operation}.${field}`;
 }
 
 export function asList(found: Finding | readonly Finding[] | undefined): readonly Finding[] {

@@ -17,6 +17,21 @@ export function csvRows(file: string, text: string): RowsResult {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
   } catch (error) {
     if (error instanceof CsvError) {
+      // csv-parse notices an unclosed quote only at the end of the file; say where it opened.
+      const opened = error.code === 'CSV_QUOTE_NOT_CLOSED' ? rowOfUnclosedQuote(text) : undefined;
+      if (opened !== undefined) {
+        return {
+          ok: false,
+          problems: [
+            problem(
+              file,
+              opened,
+              'cannot read CSV: a quoted cell that starts in this row is never closed (a " is missing)',
+              'csv-syntax',
+            ),
+          ],
+        };
+      }
       const line = typeof error.lines === 'number' ? error.lines : 1;
       return { ok: false, problems: [problem(file, line, `cannot read CSV: ${csvMessage(error)}`, 'csv-syntax')] };
     }
@@ -72,6 +87,40 @@ export function csvRows(file: string, text: string): RowsResult {
     ok: true,
     table: { file, columns, cells, locate: (index) => ({ file, row: rowNumbers[index] ?? index + 2 }) },
   };
+}
+
+/** The spreadsheet row (header = 1, blank lines not counted) where a never-closed quote opens. */
+export function rowOfUnclosedQuote(text: string): number | undefined {
+  let row = 1;
+  let inQuotes = false;
+  let openedAt = 1;
+  let atFieldStart = true;
+  let lineHasContent = false;
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
+    const c = text[i];
+    if (inQuotes) {
+      if (c === '"') {
+        if (text[i + 1] === '"') i++;
+        else inQuotes = false;
+      }
+    } else if (c === '"' && atFieldStart) {
+      inQuotes = true;
+      openedAt = row;
+      atFieldStart = false;
+      lineHasContent = true;
+    } else if (c === ',') {
+      atFieldStart = true;
+      lineHasContent = true;
+    } else if (c === '\n') {
+      if (lineHasContent) row++;
+      atFieldStart = true;
+      lineHasContent = false;
+    } else if (c !== '\r') {
+      atFieldStart = false;
+      lineHasContent = true;
+    }
+  }
+  return inQuotes ? openedAt : undefined;
 }
 
 function csvMessage(error: CsvError): string {

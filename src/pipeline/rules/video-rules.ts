@@ -10,7 +10,7 @@ import {
   type VideoModel,
 } from '../../catalog/models.js';
 import { didYouMean } from '../did-you-mean.js';
-import { type Finding, numeric, type Params, type StepRule, text } from './step-rule.js';
+import { numeric, type Params, type StepRule, text } from './step-rule.js';
 
 function videoModel(params: Params): VideoModel | undefined {
   const id = text(params, 'model');
@@ -25,12 +25,29 @@ export function effectiveMode(params: Params): VideoMode {
   return params.image !== undefined ? 'image-to-video' : 'text-to-video';
 }
 
+/** The same model in the other mode: gamma3.1 <-> gamma3.1-i2v, zeta-v1.5-pro-t2v <-> zeta-v1.5-pro-i2v. */
+function twin(model: VideoModel): VideoModel | undefined {
+  const base = model.id.replace(/-(i2v|t2v)$/, '');
+  const wanted = model.mode === 'image-to-video' ? 'text-to-video' : 'image-to-video';
+  return VIDEO_MODELS.find(
+    (candidate) => candidate.mode === wanted && candidate.id.replace(/-(i2v|t2v)$/, '') === base,
+  );
+}
+
+function useInstead(model: VideoModel): string {
+  const other = twin(model);
+  if (other) return `; use "${other.id}"`;
+  const wanted = model.mode === 'image-to-video' ? 'text-to-video' : 'image-to-video';
+  return `; ${wanted} models: ${VIDEO_MODELS.filter((candidate) => candidate.mode === wanted)
+    .map((candidate) => candidate.id)
+    .join(', ')}`;
+}
+
 export const videoMode: StepRule = {
   code: 'video-mode',
   operations: ['video'],
   reads: ['mode', 'model', 'image'],
   check: (params) => {
-    const findings: Finding[] = [];
     const mode = text(params, 'mode');
     if (mode !== undefined && !(VIDEO_MODES as readonly string[]).includes(mode)) {
       return {
@@ -40,29 +57,35 @@ export const videoMode: StepRule = {
     }
     const effective = effectiveMode(params);
     const model = videoModel(params);
-    if (effective === 'image-to-video' && params.image === undefined) {
-      findings.push({
-        field: 'image',
-        message: `image-to-video needs a start image: set image${model ? ` (model "${model.id}")` : ''} (missing_image)`,
-      });
-    } else if (mode === 'text-to-video' && params.image !== undefined) {
-      findings.push({
+    const hasImage = params.image !== undefined;
+    if (model?.mode === 'image-to-video' && effective === 'text-to-video') {
+      return mode === 'text-to-video'
+        ? {
+            field: 'mode',
+            message: `is text-to-video, but "${model.id}" is an image-to-video model${useInstead(model)}`,
+          }
+        : {
+            field: 'image',
+            message: `"${model.id}" is an image-to-video model: set image to the start image (missing_image)`,
+          };
+    }
+    if (model?.mode === 'text-to-video' && effective === 'image-to-video') {
+      return {
+        field: 'model',
+        message: `"${model.id}" is a text-to-video model, but this step is image-to-video${useInstead(model)}`,
+      };
+    }
+    if (effective === 'image-to-video' && !hasImage) {
+      return { field: 'image', message: 'image-to-video needs a start image: set image (missing_image)' };
+    }
+    if (mode === 'text-to-video' && hasImage) {
+      return {
         field: 'image',
         severity: 'warning',
         message: 'is set but mode is text-to-video: the image is not used',
-      });
+      };
     }
-    if (model && model.mode !== effective && params.image !== undefined) {
-      const counterpart = VIDEO_MODELS.find(
-        (candidate) => candidate.mode === effective && candidate.id === `${model.id}-i2v`,
-      );
-      const others = VIDEO_MODELS.filter((candidate) => candidate.mode === effective).map((candidate) => candidate.id);
-      findings.push({
-        field: 'model',
-        message: `"${model.id}" is a ${model.mode} model, but this step is ${effective}${counterpart ? `; use "${counterpart.id}"` : `; ${effective} models: ${others.join(', ')}`}`,
-      });
-    }
-    return findings;
+    return undefined;
   },
 };
 

@@ -4,7 +4,7 @@
  * column of the offending node, one problem per unknown key, and "did you mean" where it helps.
  */
 import type * as z from 'zod';
-import { didYouMean } from '../did-you-mean.js';
+import { closestMatch, didYouMean } from '../did-you-mean.js';
 import type { Problem } from '../problem.js';
 import type { DataPath, YamlLocator } from '../yaml/yaml-locator.js';
 import { allowedKeysAt } from './schema-keys.js';
@@ -28,14 +28,14 @@ export function issuesToProblems(
         problems.push({
           severity: 'error',
           code: 'schema-unknown-field',
-          message: `unknown field "${key}"${where ? ` in ${where}` : ''}${didYouMean(key, allowed)}`,
+          message: `unknown field "${key}"${where ? ` in ${where}` : ''}${didYouMean(key, allowed) || elsewhere(schema, path, key)}`,
           location: locator.locate([...path, key], { key: true }),
         });
       }
       continue;
     }
     const label = labelPath(path, data);
-    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
     problems.push({
       severity: 'error',
       code: missing ? 'schema-missing-field' : 'schema',
@@ -47,9 +47,24 @@ export function issuesToProblems(
 }
 
 /**
+ * A top-level key that belongs one level down ("retries:" for "defaults: { retries: }"): say where.
+ */
+function elsewhere(schema: z.ZodType, path: DataPath, key: string): string {
+  if (path.length > 0) return '';
+  for (const section of ['defaults', 'api', 'budget', 'limits', 'outputs']) {
+    const keys = allowedKeysAt(schema, [section]);
+    const match = keys.includes(key) ? key : closestMatch(key, keys);
+    if (match) return `; did you mean ${section}.${match}?`;
+  }
+  return '';
+}
+
+/**
  * A union reports every branch's complaints. When the value's type matched exactly one branch
- * (e.g. a list given where "list or { file }" is expected), that branch's issues are the real
- * ones; otherwise the union's own message ("expected X or Y, got Z") is.
+ * and that branch objects to something inside the value (a list given where "list or { file }" is
+ * expected, with a bad row), those inner issues are the real ones. When the objection is to the
+ * value itself ("two" where "a number or a template" is expected), the union's own message,
+ * "expected X or Y, got Z", says it best.
  */
 function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[]): Issue[] {
   const out: Issue[] = [];
@@ -59,8 +74,10 @@ function flattenUnions(issues: readonly Issue[], prefix: readonly PropertyKey[])
       const matching = issue.errors.filter(
         (branch) => !branch.some((inner) => inner.path.length === 0 && isTypeMismatch(inner)),
       );
-      if (matching.length === 1 && matching[0]) {
-        out.push(...flattenUnions(matching[0], path));
+      const inner = matching.length === 1 ? matching[0] : undefined;
+      const aboutTheValue = inner?.some((innerIssue) => innerIssue.path.length === 0) ?? true;
+      if (inner && (!aboutTheValue || isGeneric(issue.message))) {
+        out.push(...flattenUnions(inner, path));
         continue;
       }
     }
@@ -75,6 +92,10 @@ function isTypeMismatch(issue: Issue): boolean {
 
 function describeIssue(issue: Issue, missing: boolean): string {
   const got = describeInput(issue.input);
+  if (missing && issue.code === 'invalid_value')
+    return `missing required field (expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')})`;
+  // Messages we wrote into the schema say it in the field's own terms.
+  if (!isGeneric(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       if (missing) return `missing required field (expected ${article(issue.expected)})`;
@@ -86,9 +107,10 @@ function describeIssue(issue: Issue, missing: boolean): string {
       return `expected ${expected}, got ${got}${hint}`;
     }
     case 'too_small':
-      return issue.origin === 'array' ? issue.message : `expected at least ${String(issue.minimum)}, got ${got}`;
+      if (issue.origin === 'array') return issue.message;
+      return `expected ${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}, got ${got}`;
     case 'too_big':
-      return `expected at most ${String(issue.maximum)}, got ${got}`;
+      return `expected ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}, got ${got}`;
     case 'invalid_format':
       if (issue.format === 'url') return `expected an http(s) URL, got ${got}`;
       if (issue.format === 'starts_with') return `expected a path starting with "/", got ${got}`;
@@ -98,13 +120,15 @@ function describeIssue(issue: Issue, missing: boolean): string {
   }
 }
 
+/** zod's own wording; ours never starts like this. */
 function isGeneric(message: string): boolean {
-  return message.startsWith('Invalid');
+  return message.startsWith('Invalid') || message.startsWith('Too ') || message.startsWith('Unrecognized');
 }
 
 function article(expected: string): string {
   switch (expected) {
     case 'object':
+    case 'record':
       return 'a mapping';
     case 'array':
       return 'a list';
@@ -128,6 +152,9 @@ function article(expected: string): string {
 export function labelPath(path: DataPath, data: unknown): string {
   if (path.length === 0) return '';
   const [head, index, ...rest] = path;
+  // A rows file is a list: its paths start at the row.
+  if (typeof head === 'number')
+    return index === undefined ? `row ${head + 1}` : `row ${head + 1}, ${dotted(path.slice(1))}`;
   if (head === 'steps' && typeof index === 'number') {
     const id = stepIdAt(data, index);
     const step = id ? `step "${id}"` : `step ${index + 1}`;

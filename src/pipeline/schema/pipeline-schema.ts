@@ -124,11 +124,16 @@ const pricingSchema = z
     'Credits per unit for models or operations the reference does not price (iota-2, iota-2-edit, remove-bg), or to override a price. A model priced by resolution and quality takes a table keyed "<resolution>-<quality>", e.g. "2k-high", with "default" for a part the step leaves unset.',
   );
 
-const dimensionLimitSchema = z.strictObject({
-  min: positiveInt.optional(),
-  max: positiveInt.optional(),
-  multiple_of: positiveInt.optional(),
-});
+const dimensionLimitSchema = z
+  .strictObject({
+    min: positiveInt.optional(),
+    max: positiveInt.optional(),
+    multiple_of: positiveInt.optional(),
+  })
+  .refine((limit) => limit.min === undefined || limit.max === undefined || limit.min <= limit.max, {
+    error: 'min is above max: no size would pass',
+    path: ['min'],
+  });
 
 const limitsSchema = z
   .strictObject({

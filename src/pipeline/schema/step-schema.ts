@@ -7,7 +7,13 @@
 import * as z from 'zod';
 import { modelsFor } from '../../catalog/models.js';
 import { type FieldSpec, OPERATION_SPECS, OPERATIONS, type Operation } from '../../catalog/operations.js';
-import { describeInput, durationSchema, templatableInt, templatableNumber, templateString } from './value-schemas.js';
+import {
+  describeInput,
+  durationSchema,
+  templatableBoolean,
+  templatableInt,
+  templatableNumber,
+} from './value-schemas.js';
 
 export const STEP_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
@@ -47,11 +53,9 @@ export const retriesSchema = z
   .max(10)
   .describe('Retries after the first attempt for transient failures (timeouts, 5xx, resets). Default 3.');
 
-export const whenSchema = z
-  .union([z.boolean(), templateString], {
-    error: (issue) => `expected true, false or a \${{ row.<column> }} template, got ${describeInput(issue.input)}`,
-  })
-  .describe('Run the step only for rows where this is true: a boolean or a ${{ row.<column> }} template.');
+export const whenSchema = templatableBoolean(
+  'Run the step only for rows where this is true: a boolean or a ${{ row.<column> }} template.',
+);
 
 const operationShape = {
   generate: operationParamsSchema('generate').optional(),

@@ -7,40 +7,57 @@ import * as z from 'zod';
 /** A string with at least one `${{ ... }}`; the template stage checks what is inside. */
 export const TEMPLATE_MARK = '${{';
 
-export const templateString = z
-  .string()
-  .refine((value) => value.includes(TEMPLATE_MARK), { error: 'expected a ${{ ... }} template' })
-  .meta({ pattern: '\\$\\{\\{' });
+/**
+ * zod reports the one branch of a union whose type matched, not the union, so every branch of
+ * these unions carries the whole message: "expected X or a template, got Y".
+ */
+function expecting(expected: string) {
+  return { error: (issue: { input?: unknown }) => `expected ${expected}, got ${describeInput(issue.input)}` };
+}
+
+function templateOr(expected: string) {
+  return z
+    .string(expecting(expected))
+    .refine((value) => value.includes(TEMPLATE_MARK), expecting(expected))
+    .meta({ pattern: '\\$\\{\\{' });
+}
 
 /**
  * An integer, or a template that renders to one per row (e.g. a spreadsheet column). Ranges are
  * checked by rules, because they apply to rendered values too.
  */
 export function templatableInt(description: string) {
+  const expected = 'an integer or a ${{ row.<column> }} template';
   return z
-    .union([z.number().int(), templateString], {
-      error: (issue) => `expected an integer or a \${{ row.<column> }} template, got ${describeInput(issue.input)}`,
-    })
+    .union([z.number(expecting(expected)).int(expecting(expected)), templateOr(expected)], expecting(expected))
     .describe(description);
 }
 
 /** A number, or a template that renders to one per row. */
 export function templatableNumber(description: string) {
-  return z
-    .union([z.number(), templateString], {
-      error: (issue) => `expected a number or a \${{ row.<column> }} template, got ${describeInput(issue.input)}`,
-    })
-    .describe(description);
+  const expected = 'a number or a ${{ row.<column> }} template';
+  return z.union([z.number(expecting(expected)), templateOr(expected)], expecting(expected)).describe(description);
+}
+
+/** A boolean, or a template that renders to yes/no per row. */
+export function templatableBoolean(description: string) {
+  const expected = 'true, false or a ${{ row.<column> }} template';
+  return z.union([z.boolean(expecting(expected)), templateOr(expected)], expecting(expected)).describe(description);
 }
 
 /** Seconds as a number, or a string with a unit: "500ms", "90s", "5m", "1h". */
 export const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 
+const DURATION_EXPECTED = 'a positive number of seconds or a duration such as "90s", "5m" or "500ms"';
+
 export const durationSchema = z
-  .union([z.number().positive(), z.string().regex(DURATION_PATTERN)], {
-    error: (issue) =>
-      `expected seconds or a duration such as "90s", "5m" or "500ms", got ${describeInput(issue.input)}`,
-  })
+  .union(
+    [
+      z.number(expecting(DURATION_EXPECTED)).positive(expecting(DURATION_EXPECTED)),
+      z.string(expecting(DURATION_EXPECTED)).regex(DURATION_PATTERN, expecting(DURATION_EXPECTED)),
+    ],
+    expecting(DURATION_EXPECTED),
+  )
   .describe('Seconds, or a duration with a unit: "500ms", "90s", "5m", "1h".');
 
 export function durationToMs(value: number | string): number {
