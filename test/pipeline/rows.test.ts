@@ -89,6 +89,16 @@ describe('JSON rows', () => {
     expect(result.table.locate(1)).toEqual({ file: 'r.json', row: 2 });
   });
 
+  it.each([
+    ['a trailing comma', '[\n  {"a": 1},\n]\n', 'unexpected "]" at line 3, column 1'],
+    ['a bad literal', '[{"a": tru}]', 'unexpected "}" at line 1, column 11'],
+    ['a missing comma', '[{"a":1}\n{"b":2}]', "Expected ',' or ']' after array element at line 2, column 1"],
+    ['an empty file', '', 'the file ends too early at line 1, column 1'],
+  ])('reports %s on one line with its position', (_, text, message) => {
+    const result = jsonRows('r.json', text);
+    expect(!result.ok && result.problems[0]?.message).toBe(`cannot read JSON: ${message}`);
+  });
+
   it('reports syntax errors with line and column, and bad values with their row', () => {
     const syntax = jsonRows('r.json', '[\n  {"sku": "A",}\n]');
     expect(!syntax.ok && syntax.problems[0]?.message).toMatch(/cannot read JSON: .* at line 2, column \d+/);

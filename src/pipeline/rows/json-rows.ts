@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import type { Problem } from '../problem.js';
+import { LineIndex } from '../yaml/line-index.js';
 import { describeInput, rowValueSchema } from '../schema/value-schemas.js';
 import type { RowsResult } from './csv-rows.js';
 import { tableFromRecords } from './row-table.js';
@@ -50,14 +51,27 @@ export function jsonRows(file: string, text: string): RowsResult {
   return { ok: true, table: tableFromRecords(file, records, (index) => ({ file, row: index + 1 })) };
 }
 
-/** Node's messages carry an offset ("at position 42"); turn it into a line and column. */
-function jsonMessage(error: unknown, text: string): string {
+/**
+ * One line with a line and column, from V8's three shapes of JSON.parse message: "... at position
+ * N", "Unexpected end of JSON input", and "Unexpected token 'X', "<excerpt>" is not valid JSON",
+ * whose excerpt (the whole text, or "..." and 10 characters either side) may span lines.
+ */
+export function jsonMessage(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  const match = /at position (\d+)/.exec(message);
-  if (!match) return message;
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset).split('\n');
-  const line = before.length;
-  const col = (before.at(-1)?.length ?? 0) + 1;
-  return `${message.replace(/ (in JSON )?at position \d+.*$/, '')} at line ${line}, column ${col}`;
+  const at = (offset: number, what: string) => {
+    const { line, col } = new LineIndex(text).position(offset);
+    return `${what} at line ${line}, column ${col}`;
+  };
+  const position = /^(.*?)(?: in JSON)? at position (\d+)/s.exec(message);
+  if (position?.[1] && position[2]) return at(Number(position[2]), position[1]);
+  if (message.startsWith('Unexpected end of JSON input')) return at(text.length, 'the file ends too early');
+  const token = /^Unexpected token '(.)', (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(message);
+  if (token?.[1] && token[3] !== undefined) {
+    const excerpt = token[3];
+    const start = text.indexOf(excerpt);
+    const before = token[2] ? 10 : excerpt.indexOf(token[1]);
+    if (start !== -1 && before >= 0) return at(start + before, `unexpected "${token[1]}"`);
+    return `unexpected "${token[1]}"`;
+  }
+  return message.split('\n', 1)[0] ?? message;
 }
