@@ -4,8 +4,8 @@
  */
 import * as z from 'zod';
 import type { Problem } from '../problem.js';
-import { LineIndex } from '../yaml/line-index.js';
 import { describeInput, rowValueSchema } from '../schema/value-schemas.js';
+import { LineIndex } from '../yaml/line-index.js';
 import type { RowsResult } from './csv-rows.js';
 import { tableFromRecords } from './row-table.js';
 
