@@ -8,8 +8,7 @@ import type { Problem } from '../problem.js';
 import type { RowTable } from './row-table.js';
 
 export type RowsResult =
-  | { readonly ok: true; readonly table: RowTable }
-  | { readonly ok: false; readonly problems: readonly Problem[] };
+  { readonly ok: true; readonly table: RowTable } | { readonly ok: false; readonly problems: readonly Problem[] };
 
 export function csvRows(file: string, text: string): RowsResult {
   let records: string[][];

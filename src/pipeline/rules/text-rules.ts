@@ -5,7 +5,11 @@ import { type Finding, formatCount, type Params, type StepRule, text } from './s
 /** Characters as a person counts them (code points), not UTF-16 units; cheap when clearly short. */
 export function characterCount(value: string): number {
   let count = 0;
-  for (const _ of value) count++;
+  for (let i = 0; i < value.length; i++, count++) {
+    // A high surrogate and the low one after it are one character.
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length) i++;
+  }
   return count;
 }
 
