@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { PLANS } from '../../catalog/limits.js';
 import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { OPERATIONS } from '../../catalog/operations.js';
-import { operationParamsSchema, retriesSchema, stepSchema } from './step-schema.js';
+import { operationKeys, retriesSchema, stepSchema } from './step-schema.js';
 import { describeInput, durationSchema, rowValueSchema } from './value-schemas.js';
 
 export const PIPELINE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -153,12 +153,7 @@ const defaultsSchema = z
   .strictObject({
     retries: retriesSchema.optional(),
     timeout: durationSchema.optional().describe('Time limit of one request attempt. Default 120s.'),
-    generate: operationParamsSchema('generate').optional(),
-    edit: operationParamsSchema('edit').optional(),
-    video: operationParamsSchema('video').optional(),
-    tts: operationParamsSchema('tts').optional(),
-    upscale: operationParamsSchema('upscale').optional(),
-    'remove-bg': operationParamsSchema('remove-bg').optional(),
+    ...operationKeys(),
   })
   .describe('Defaults for every step: retries, timeout, and parameters per operation.');
 

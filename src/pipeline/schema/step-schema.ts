@@ -57,14 +57,17 @@ export const whenSchema = templatableBoolean(
   'Run the step only for rows where this is true: a boolean or a ${{ row.<column> }} template.',
 );
 
-const operationShape = {
-  generate: operationParamsSchema('generate').optional(),
-  edit: operationParamsSchema('edit').optional(),
-  video: operationParamsSchema('video').optional(),
-  tts: operationParamsSchema('tts').optional(),
-  upscale: operationParamsSchema('upscale').optional(),
-  'remove-bg': operationParamsSchema('remove-bg').optional(),
-} satisfies Record<Operation, z.ZodType>;
+/** One optional key per operation, with its parameters: a step's shape, and `defaults:`'s. */
+export function operationKeys() {
+  return {
+    generate: operationParamsSchema('generate').optional(),
+    edit: operationParamsSchema('edit').optional(),
+    video: operationParamsSchema('video').optional(),
+    tts: operationParamsSchema('tts').optional(),
+    upscale: operationParamsSchema('upscale').optional(),
+    'remove-bg': operationParamsSchema('remove-bg').optional(),
+  } satisfies Record<Operation, z.ZodType>;
+}
 
 export const stepSchema = z
   .strictObject({
@@ -79,7 +82,7 @@ export const stepSchema = z
     when: whenSchema.optional(),
     retries: retriesSchema.optional(),
     timeout: durationSchema.optional(),
-    ...operationShape,
+    ...operationKeys(),
   })
   .superRefine((step, ctx) => {
     const present = OPERATIONS.filter((operation) => step[operation] !== undefined);
