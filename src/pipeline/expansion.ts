@@ -97,11 +97,21 @@ export class Expansion {
       return at === undefined ? undefined : cells[at];
     };
     const { values } = rowValues(plan, cell, this.pipeline.dir);
+    const call = operationCall(plan.step.operation, values);
+    const rowKey = this.#rowKey(rowIndex);
+    const stepId = plan.step.id;
+    // Built field by field: this runs for every instance of every plan and run, and spreads were
+    // most of its cost.
     return {
-      ...this.#identity(rowIndex, stepIndex),
-      ...operationCall(plan.step.operation, values),
+      key: `${rowKey}/${stepId}`,
+      rowIndex,
+      stepIndex,
+      rowKey,
+      stepId,
+      operation: call.operation,
+      params: call.params,
       dependsOn: plan.step.dependsOn,
-    };
+    } as StepInstance;
   }
 
   /** Every runnable instance, row by row, in step order within a row. */

@@ -63,7 +63,8 @@ export function rowValues(
   baseDir: string,
 ): { values: Params; errors: CoercionError[] } {
   if (plan.templated.length === 0) return { values: plan.staticValues, errors: [] };
-  const values: Record<string, ParamValue> = { ...plan.staticValues };
+  const values: Record<string, ParamValue> = {};
+  for (const field in plan.staticValues) values[field] = plan.staticValues[field] as ParamValue;
   const errors: CoercionError[] = [];
   const specs = OPERATION_SPECS[plan.step.operation].fields;
   for (const field of plan.templated) {

@@ -60,66 +60,62 @@ export type OperationCall =
   | { readonly operation: 'upscale'; readonly params: UpscaleParams }
   | { readonly operation: 'remove-bg'; readonly params: RemoveBgParams };
 
+/** Copy the fields that are set; optional parameters stay absent rather than undefined. */
+function pick<T extends object>(base: T, values: Params, fields: readonly string[]): T {
+  const out = base as Record<string, unknown>;
+  for (const field of fields) if (values[field] !== undefined) out[field] = values[field];
+  return base;
+}
+
 /** Build the call from values that passed validation (required fields are known to be there). */
 export function operationCall(operation: Operation, values: Params): OperationCall {
-  const str = (field: string) => values[field] as string;
-  const optional = <T>(field: string) => (values[field] === undefined ? {} : { [field]: values[field] as T });
-  const image = () => values.image as ImageInput;
+  const image = values.image as ImageInput;
   switch (operation) {
     case 'generate':
       return {
         operation,
-        params: {
-          prompt: str('prompt'),
-          model: str('model'),
-          ...optional<number>('width'),
-          ...optional<number>('height'),
-          num_images: (values.num_images as number | undefined) ?? 1,
-          ...optional<string>('resolution'),
-          ...optional<string>('quality'),
-        },
+        params: pick(
+          {
+            prompt: values.prompt as string,
+            model: values.model as string,
+            num_images: (values.num_images as number | undefined) ?? 1,
+          },
+          values,
+          ['width', 'height', 'resolution', 'quality'],
+        ),
       };
     case 'edit':
       return {
         operation,
-        params: {
-          prompt: str('prompt'),
-          image: image(),
-          model: str('model'),
-          ...optional<string>('resolution'),
-          ...optional<string>('quality'),
-        },
+        params: pick({ prompt: values.prompt as string, image, model: values.model as string }, values, [
+          'resolution',
+          'quality',
+        ]),
       };
     case 'video':
       return {
         operation,
-        params: {
-          prompt: str('prompt'),
-          model: str('model'),
-          mode: effectiveMode(values),
-          ...optional<ImageInput>('image'),
-          ...optional<string>('aspect_ratio'),
-          ...optional<number>('duration'),
-        },
+        params: pick(
+          { prompt: values.prompt as string, model: values.model as string, mode: effectiveMode(values) },
+          values,
+          ['image', 'aspect_ratio', 'duration'],
+        ),
       };
     case 'tts':
       return {
         operation,
-        params: {
-          text: str('text'),
-          model: (values.model as string | undefined) ?? DEFAULT_TTS_MODEL,
-          ...optional<string>('voice_id'),
-        },
+        params: pick(
+          { text: values.text as string, model: (values.model as string | undefined) ?? DEFAULT_TTS_MODEL },
+          values,
+          ['voice_id'],
+        ),
       };
     case 'upscale':
       return {
         operation,
-        params: {
-          image: image(),
-          scale: (values.scale as number | undefined) ?? OPEN_ITEMS.upscaleScale.client.default,
-        },
+        params: { image, scale: (values.scale as number | undefined) ?? OPEN_ITEMS.upscaleScale.client.default },
       };
     case 'remove-bg':
-      return { operation, params: { image: image() } };
+      return { operation, params: { image } };
   }
 }
