@@ -127,7 +127,3 @@ export const OPERATION_SPECS: Readonly<Record<Operation, OperationSpec>> = {
     },
   },
 };
-
-export function isOperation(value: string): value is Operation {
-  return (OPERATIONS as readonly string[]).includes(value);
-}

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
-import { formatProblem, type Problem } from '../pipeline/problem.js';
+import { compareProblems, formatProblem, type Problem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
 
 const HELP = `Usage: assetline validate <pipeline.yaml>... [--json]
@@ -44,16 +44,9 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
 }
 
 function toText(result: ValidationResult): string {
-  const lines = [...result.errors, ...result.warnings].sort(byPosition).map(formatProblem);
+  const lines = [...result.errors, ...result.warnings].sort(compareProblems).map(formatProblem);
   lines.push(summary(result));
   return `${lines.join('\n')}\n`;
-}
-
-function byPosition(a: Problem, b: Problem): number {
-  const line = (p: Problem) => ('line' in p.location ? p.location.line : 'row' in p.location ? p.location.row : 0);
-  const col = (p: Problem) => ('col' in p.location ? p.location.col : 0);
-  if (a.location.file !== b.location.file) return a.location.file < b.location.file ? -1 : 1;
-  return line(a) - line(b) || col(a) - col(b);
 }
 
 function plural(count: number, word: string): string {

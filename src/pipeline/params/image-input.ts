@@ -40,16 +40,3 @@ function classifyDataUri(value: string): ImageInput | { readonly error: string }
 function shorten(value: string): string {
   return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }
-
-export function describeImage(image: ImageInput): string {
-  switch (image.kind) {
-    case 'url':
-      return image.url;
-    case 'data-uri':
-      return `data URI (${image.mediaType})`;
-    case 'file':
-      return image.shown;
-    case 'output':
-      return image.index === 0 ? `steps.${image.step}.output` : `steps.${image.step}.outputs[${image.index}]`;
-  }
-}
