@@ -13,6 +13,7 @@ import type { ProblemCollector } from './problem-collector.js';
 import type { PipelineInput } from './schema/pipeline-schema.js';
 import type { StepInput } from './schema/step-schema.js';
 import { templatePosition } from './template/template-position.js';
+import { StepGraph } from './step-graph.js';
 import { hasTemplate, type ParsedTemplate, parseTemplate, type TemplatePart } from './template/template-syntax.js';
 import type { DataPath, YamlLocator } from './yaml/yaml-locator.js';
 
@@ -50,23 +51,13 @@ export function compileSteps(context: CompileInput): CompiledSteps {
 
 class StepCompiler {
   readonly #c: CompileInput;
-  /** First position of each step id in `steps:`. */
-  readonly #order = new Map<string, number>();
-  /** Step references as written, before any checking: for cycle reports. */
-  readonly #rawDeps = new Map<string, Set<string>>();
+  readonly #graph: StepGraph;
   readonly #compiled = new Map<string, CheckedStep>();
   readonly #outputIndexChecks: OutputIndexCheck[] = [];
 
   constructor(context: CompileInput) {
     this.#c = context;
-    context.rawSteps.forEach((step, index) => {
-      const id = rawStepId(step);
-      if (id === undefined) return;
-      if (!this.#order.has(id)) this.#order.set(id, index);
-      const deps = this.#rawDeps.get(id) ?? new Set<string>();
-      for (const target of rawStepRefs(step)) deps.add(target);
-      this.#rawDeps.set(id, deps);
-    });
+    this.#graph = new StepGraph(context.rawSteps);
   }
 
   compile(): CompiledSteps {
@@ -243,16 +234,16 @@ class StepCompiler {
       this.#error(code, `${site.label}: ${message}`, site.path, text, part);
       return false;
     };
-    const position = this.#order.get(target);
+    const position = this.#graph.position(target);
     if (position === undefined)
       return say(
         'template-unknown-step',
-        `unknown step "${target}" in ${part.source}${didYouMean(target, this.#order.keys())}`,
+        `unknown step "${target}" in ${part.source}${didYouMean(target, this.#graph.ids())}`,
       );
     if (target === site.step)
       return say('template-cycle', `${part.source} is the step's own output: a step cannot use itself (a cycle)`);
     if (position > site.index) {
-      const cycle = this.#cyclePath(target, site.step);
+      const cycle = this.#graph.pathBetween(target, site.step);
       const suffix = cycle ? `; the steps form a cycle: ${[site.step, ...cycle].join(' → ')}` : '';
       return say(
         'template-later-step',
@@ -291,22 +282,6 @@ class StepCompiler {
     return true;
   }
 
-  /** If `from` (transitively) uses `to`, the chain from `from` to `to`. */
-  #cyclePath(from: string, to: string): string[] | undefined {
-    const seen = new Set<string>();
-    const walk = (id: string): string[] | undefined => {
-      if (id === to) return [id];
-      if (seen.has(id)) return undefined;
-      seen.add(id);
-      for (const next of this.#rawDeps.get(id) ?? []) {
-        const rest = walk(next);
-        if (rest) return [id, ...rest];
-      }
-      return undefined;
-    };
-    return walk(from);
-  }
-
   #error(code: string, message: string, path: DataPath, text: string, part: { start: number }): void {
     this.#c.collector.error(code, message, this.#position(path, text, part.start));
   }
@@ -328,27 +303,4 @@ interface FieldSite {
   readonly path: DataPath;
   /** How messages name the field. */
   readonly label: string;
-}
-
-function rawStepId(step: unknown): string | undefined {
-  if (typeof step !== 'object' || step === null) return undefined;
-  const id = (step as { id?: unknown }).id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-}
-
-/** Every steps.<id> named anywhere in a raw step, for cycle reports. */
-function rawStepRefs(step: unknown): string[] {
-  const out: string[] = [];
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      for (const part of parseTemplate(value).parts)
-        if (part.kind === 'ref' && part.ref.kind === 'step') out.push(part.ref.step);
-    } else if (Array.isArray(value)) {
-      value.forEach(visit);
-    } else if (typeof value === 'object' && value !== null) {
-      Object.values(value).forEach(visit);
-    }
-  };
-  visit(step);
-  return out;
 }
