@@ -10,6 +10,7 @@ import { AssetlineError, EXIT, UsageError } from './errors.js';
 
 const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   validate: () => import('./commands/validate.js'),
+  plan: () => import('./commands/plan.js'),
   schema: () => import('./commands/schema.js'),
 };
 
@@ -17,9 +18,10 @@ const USAGE = `Usage: assetline <command> [options]
 
 Commands:
   validate <pipeline.yaml>... [--json]   check pipelines; print every problem as file:line:col
+  plan <pipeline.yaml> [--json]          credits, requests and quota; refuse what does not fit
   schema [pipeline]                      print the JSON Schema of pipeline files
 
-Exit codes: 0 ok, 2 invalid pipeline or usage, 70 internal error.
+Exit codes: 0 ok, 2 invalid pipeline or usage, 3 refused by the plan, 70 internal error.
 Run "assetline <command> --help" for a command's options.`;
 
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -1,0 +1,81 @@
+/**
+ * `assetline plan <pipeline.yaml>`: what the pipeline will cost in credits and requests, whether
+ * it fits the budget and the quota left today, and the verdict. Sends nothing.
+ * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CommandIo } from '../cli/io.js';
+import { withUsageErrors } from '../cli/parse-options.js';
+import { EXIT, UsageError } from '../errors.js';
+import { compareProblems, formatProblem } from '../pipeline/problem.js';
+import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
+import { planJson } from '../plan/plan-json.js';
+import { planText } from '../plan/plan-text.js';
+import { preflight } from '../plan/preflight.js';
+import { ledgerKeyId } from '../state/request-ledger.js';
+
+const HELP = `Usage: assetline plan <pipeline.yaml> [options]
+
+Shows every step's credits (by step, model and row), the requests it will send (video status
+polls included), the daily quota left, and whether the run would be refused. Sends nothing.
+
+Options:
+  --json               print the plan as one JSON object
+  --max-credits N      budget in credits (wins over budget.max_credits)
+  --allow-unpriced     plan models without a price (iota-2, iota-2-edit) as a lower bound
+  --quota-used N       requests already sent with this key in the last 24 h (instead of the ledger)
+  --state-dir DIR      where the request ledger is kept (default .assetline/)
+Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage.`;
+
+export const DEFAULT_STATE_DIR = '.assetline';
+
+export async function run(args: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = withUsageErrors('plan', () =>
+    parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        'max-credits': { type: 'string' },
+        'allow-unpriced': { type: 'boolean', default: false },
+        'quota-used': { type: 'string' },
+        'state-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
+  );
+  if (values.help) {
+    io.stdout(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError(`plan: expected one pipeline file\n\n${HELP}`);
+  const maxCredits = count('--max-credits', values['max-credits']);
+  const quotaUsed = count('--quota-used', values['quota-used']);
+  const [file] = positionals as [string];
+
+  const result = await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file });
+  const problems = [...result.errors, ...result.warnings].sort(compareProblems);
+  if (!result.expansion) {
+    io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing planned\n`);
+    return EXIT.invalidPipeline;
+  }
+  const apiKey = io.env.ASSETLINE_API_KEY;
+  const plan = await preflight(result.expansion, {
+    allowUnpriced: values['allow-unpriced'],
+    stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+    now: Date.now(),
+    warnings: result.warnings.map(formatProblem),
+    ...(maxCredits !== undefined && { maxCredits }),
+    ...(quotaUsed !== undefined && { quotaUsed }),
+    ...(apiKey && { ledgerKeyId: ledgerKeyId(apiKey) }),
+  });
+  io.stdout(values.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
+  return plan.refused ? EXIT.preflightRefused : EXIT.ok;
+}
+
+function count(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`plan: ${flag} expects a whole number, got "${value}"`);
+  return Number(value);
+}

@@ -1,0 +1,149 @@
+/**
+ * Build the plan of an expanded pipeline in one pass over its instances: price each, count its
+ * requests (one submit, plus status polls for video), and add it to the totals by step, model
+ * and row. Instances an earlier run can reuse (the runner's cache) cost nothing and are counted
+ * as cached. Then decide: refuse what does not fit the budget or the remaining quota.
+ */
+import { pollsWithin } from '../api/poll-schedule.js';
+import type { Expansion, StepInstance } from '../pipeline/expansion.js';
+import { decide } from './decide.js';
+import type { Plan, QuotaState, StepLine, UnpricedGroup } from './plan-model.js';
+import { priceInstance } from './price-instance.js';
+
+export interface PlanInput {
+  /** `--max-credits`, else the pipeline's `budget.max_credits`. */
+  readonly maxCredits?: { readonly value: number; readonly source: 'pipeline' | 'flag' };
+  readonly allowUnpriced: boolean;
+  /** Requests already sent with the key in the last 24 hours, and who says so. */
+  readonly quotaUsed?: { readonly count: number; readonly source: 'ledger' | 'flag' };
+  /** The runner's cache: true when an earlier run's result can be reused. */
+  readonly isCached?: (instance: StepInstance) => boolean;
+  /** Validation warnings, as printed, to show with the plan. */
+  readonly warnings?: readonly string[];
+}
+
+export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
+  const { pipeline } = expansion;
+  const { video } = pipeline.api;
+  const schedule = { intervalSeconds: video.pollIntervalSeconds, maxIntervalSeconds: video.pollIntervalMaxSeconds };
+  const pollsPerVideoExpected = pollsWithin(video.expectedSeconds, schedule);
+  const pollsPerVideoWorst = pollsWithin(video.timeoutSeconds, schedule);
+
+  const lines = new Map<string, StepLine>();
+  const unpriced = new Map<string, UnpricedGroup>();
+  const byModel = new Map<string, number>();
+  const byStep = new Map<string, number>();
+  const byRow = new Map<string, number>();
+  let total = 0;
+  let estimatedCredits = 0;
+  let unpricedInstances = 0;
+  let cachedInstances = 0;
+  let creditsSaved = 0;
+  let submits = 0;
+  let videos = 0;
+  const add = (map: Map<string, number>, key: string, credits: number) => map.set(key, (map.get(key) ?? 0) + credits);
+
+  for (const instance of expansion.instances()) {
+    const price = priceInstance(instance, pipeline.pricing);
+    const cached = input.isCached?.(instance) ?? false;
+    const unitCredits = price.priced ? price.unitCredits : null;
+    const source = price.priced ? price.source : 'unpriced';
+    const lineKey = `${instance.stepId}\u0000${price.priceKey}\u0000${unitCredits}\u0000${source}`;
+    let line = lines.get(lineKey);
+    if (!line) {
+      line = {
+        stepId: instance.stepId,
+        operation: instance.operation,
+        priceKey: price.priceKey,
+        unitCredits,
+        source,
+        instances: 0,
+        units: 0,
+        credits: 0,
+        cached: 0,
+      };
+      lines.set(lineKey, line);
+    }
+    line.instances++;
+    line.units += price.units;
+    add(byRow, instance.rowKey, 0);
+
+    if (cached) {
+      line.cached++;
+      cachedInstances++;
+      if (price.priced) creditsSaved += price.credits;
+      continue;
+    }
+    submits++;
+    if (instance.operation === 'video') videos++;
+    if (!price.priced) {
+      unpricedInstances++;
+      const groupKey = `${price.priceKey}\u0000${price.tier}`;
+      const group = unpriced.get(groupKey) ?? {
+        model: price.priceKey,
+        tier: price.tier,
+        steps: new Set<string>(),
+        instances: 0,
+      };
+      group.steps.add(instance.stepId);
+      group.instances++;
+      unpriced.set(groupKey, group);
+      continue;
+    }
+    line.credits += price.credits;
+    total += price.credits;
+    if (price.source !== 'published') estimatedCredits += price.credits;
+    add(byModel, price.priceKey, price.credits);
+    add(byStep, instance.stepId, price.credits);
+    add(byRow, instance.rowKey, price.credits);
+  }
+
+  const limit = pipeline.api.dailyQuota;
+  const used = input.quotaUsed?.count ?? null;
+  const quota: QuotaState = {
+    plan: pipeline.api.plan,
+    limit,
+    used24h: used,
+    usedSource: input.quotaUsed?.source ?? 'unknown',
+    remaining: limit === null ? null : Math.max(0, limit - (used ?? 0)),
+  };
+  const budget = { maxCredits: input.maxCredits?.value, source: input.maxCredits?.source };
+  const counts = expansion.counts;
+  const plan = {
+    pipeline: pipeline.name,
+    file: pipeline.file,
+    rows: counts.rows,
+    instances: counts.instances,
+    skipped: { when: counts.skippedWhen, upstream: counts.skippedUpstream },
+    lines: [...lines.values()],
+    credits: {
+      total,
+      byModel,
+      byStep,
+      byRow,
+      unpriced: unpricedInstances,
+      estimatedCredits,
+      estimated: estimatedCredits > 0,
+      lowerBound: unpricedInstances > 0,
+    },
+    unpriced: [...unpriced.values()],
+    cached: { instances: cachedInstances, creditsSaved },
+    requests: {
+      submits,
+      videos,
+      pollsExpected: videos * pollsPerVideoExpected,
+      pollsWorst: videos * pollsPerVideoWorst,
+      pollsPerVideoExpected,
+      pollsPerVideoWorst,
+    },
+    quota,
+    budget,
+  };
+  const decision = decide(plan, { allowUnpriced: input.allowUnpriced, timeoutSeconds: video.timeoutSeconds });
+  return {
+    ...plan,
+    refused: decision.reasons.length > 0,
+    reasons: decision.reasons,
+    warnings: [...(input.warnings ?? []), ...decision.warnings],
+  };
+}

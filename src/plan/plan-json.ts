@@ -1,0 +1,57 @@
+/** The contract's `plan --json` object (keep the names; fields may be added). */
+import type { Plan } from './plan-model.js';
+
+export function planJson(plan: Plan) {
+  return {
+    pipeline: plan.pipeline,
+    file: plan.file,
+    rows: plan.rows,
+    steps: plan.instances,
+    credits: {
+      total: plan.credits.total,
+      by_model: Object.fromEntries(plan.credits.byModel),
+      by_step: Object.fromEntries(plan.credits.byStep),
+      by_row: Object.fromEntries(plan.credits.byRow),
+      unpriced: plan.credits.unpriced,
+      estimated: plan.credits.estimated,
+      estimated_credits: plan.credits.estimatedCredits,
+      lower_bound: plan.credits.lowerBound,
+    },
+    requests: {
+      submits: plan.requests.submits,
+      polls_expected: plan.requests.pollsExpected,
+      polls_worst: plan.requests.pollsWorst,
+      videos: plan.requests.videos,
+    },
+    quota: {
+      plan: plan.quota.plan,
+      limit: plan.quota.limit,
+      used_24h: plan.quota.used24h,
+      used_source: plan.quota.usedSource,
+      remaining: plan.quota.remaining,
+    },
+    budget: { max_credits: plan.budget.maxCredits ?? null, source: plan.budget.source ?? null },
+    cached: { steps: plan.cached.instances, credits_saved: plan.cached.creditsSaved },
+    skipped: { when: plan.skipped.when, upstream: plan.skipped.upstream },
+    lines: plan.lines.map((line) => ({
+      step: line.stepId,
+      operation: line.operation,
+      model: line.priceKey,
+      steps: line.instances,
+      units: line.units,
+      credits_each: line.unitCredits,
+      credits: line.credits,
+      price_source: line.source,
+      cached: line.cached,
+    })),
+    unpriced: plan.unpriced.map((group) => ({
+      model: group.model,
+      tier: group.tier,
+      steps: [...group.steps],
+      count: group.instances,
+    })),
+    refused: plan.refused,
+    reasons: plan.reasons,
+    warnings: plan.warnings,
+  };
+}

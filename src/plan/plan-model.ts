@@ -1,0 +1,79 @@
+/**
+ * What a plan says: credits by step, model and row; requests and polls; the quota and the budget;
+ * whether it is refused, and why, with the numbers. The core returns this; the terminal table and
+ * the JSON are views of it.
+ */
+import type { Operation } from '../catalog/operations.js';
+import type { PlanName } from '../catalog/limits.js';
+import type { PriceSource } from './price-instance.js';
+
+/** One line of the table: instances of a step that share a model and a unit price. */
+export interface StepLine {
+  readonly stepId: string;
+  readonly operation: Operation;
+  readonly priceKey: string;
+  /** null: unpriced. */
+  readonly unitCredits: number | null;
+  readonly source: PriceSource | 'unpriced';
+  instances: number;
+  /** Images for generate (num_images), otherwise one per instance. */
+  units: number;
+  credits: number;
+  /** Instances an earlier run's results cover: no credits, no requests. */
+  cached: number;
+}
+
+/** Instances of a model without a published price, by the `pricing:` entry they need. */
+export interface UnpricedGroup {
+  readonly model: string;
+  readonly tier: string;
+  readonly steps: Set<string>;
+  instances: number;
+}
+
+export interface QuotaState {
+  readonly plan: PlanName;
+  readonly limit: number | null;
+  /** Requests with this key in the last 24 hours; null when nothing tells. */
+  readonly used24h: number | null;
+  readonly usedSource: 'ledger' | 'flag' | 'unknown';
+  readonly remaining: number | null;
+}
+
+export interface Plan {
+  readonly pipeline: string;
+  readonly file: string;
+  readonly rows: number;
+  /** Step instances to run (cached ones included, skipped ones not). */
+  readonly instances: number;
+  readonly skipped: { readonly when: number; readonly upstream: number };
+  readonly lines: readonly StepLine[];
+  readonly credits: {
+    readonly total: number;
+    readonly byModel: ReadonlyMap<string, number>;
+    readonly byStep: ReadonlyMap<string, number>;
+    readonly byRow: ReadonlyMap<string, number>;
+    /** Instances without a price (counted as 0 when allowed). */
+    readonly unpriced: number;
+    /** Credits from prices the reference does not publish. */
+    readonly estimatedCredits: number;
+    readonly estimated: boolean;
+    /** The total leaves out unpriced instances (--allow-unpriced). */
+    readonly lowerBound: boolean;
+  };
+  readonly unpriced: readonly UnpricedGroup[];
+  readonly cached: { readonly instances: number; readonly creditsSaved: number };
+  readonly requests: {
+    readonly submits: number;
+    readonly videos: number;
+    readonly pollsExpected: number;
+    readonly pollsWorst: number;
+    readonly pollsPerVideoExpected: number;
+    readonly pollsPerVideoWorst: number;
+  };
+  readonly quota: QuotaState;
+  readonly budget: { readonly maxCredits: number | undefined; readonly source: 'pipeline' | 'flag' | undefined };
+  readonly refused: boolean;
+  readonly reasons: readonly string[];
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,96 @@
+/** The plan as a person reads it in a terminal or a cron mail. */
+import { textTable } from '../cli/text-table.js';
+import { n } from './decide.js';
+import type { Plan, StepLine } from './plan-model.js';
+
+export function planText(plan: Plan): string {
+  const out: string[] = [];
+  const skipped = plan.skipped.when + plan.skipped.upstream;
+  out.push(`Plan for ${plan.pipeline} (${plan.file})`);
+  out.push(
+    `${count(plan.rows, 'row')}, ${count(plan.instances, 'step instance')} to run${skipped > 0 ? `, ${n(skipped)} skipped by when:` : ''}${plan.cached.instances > 0 ? `, ${n(plan.cached.instances)} cached from earlier runs` : ''}`,
+  );
+  out.push('');
+
+  const estimate = (line: StepLine) => (line.source === 'published' ? '' : line.source === 'unpriced' ? '?' : '~');
+  const table: string[][] = [['step', 'operation', 'model', 'count', 'credits each', 'credits']];
+  for (const line of plan.lines) {
+    const model = line.priceKey === line.operation ? '-' : line.priceKey;
+    const each =
+      line.unitCredits === null
+        ? 'no price'
+        : `${estimate(line)}${n(line.unitCredits)}${line.units !== line.instances ? ` x ${n(line.units / line.instances)}` : ''}`;
+    const credits = line.unitCredits === null ? '?' : `${estimate(line)}${n(line.credits)}`;
+    const cached = line.cached > 0 ? ` (${n(line.cached)} cached)` : '';
+    table.push([line.stepId, line.operation, model, `${n(line.instances)}${cached}`, each, credits]);
+  }
+  const approx = plan.credits.estimated ? '~' : '';
+  const bound = plan.credits.lowerBound ? 'at least ' : '';
+  table.push(['total', '', '', '', '', `${bound}${approx}${n(plan.credits.total)}`]);
+  out.push(textTable(table, [false, false, false, true, true, true]));
+  out.push('');
+
+  const models = [...plan.credits.byModel].map(([model, credits]) => `${model} ${n(credits)}`).join(', ');
+  out.push(`  by model:  ${models || 'nothing'}`);
+  out.push(`  by row:    ${rowSummary(plan)}`);
+  const { submits, pollsExpected, pollsWorst } = plan.requests;
+  const polls =
+    plan.requests.videos > 0
+      ? ` + ~${n(pollsExpected)} video status polls = ${n(submits + pollsExpected)} (worst case ${n(submits + pollsWorst)})`
+      : '';
+  out.push(`  requests:  ${n(submits)} submits${polls}`);
+  out.push(`  quota:     ${quotaLine(plan)}`);
+  out.push(`  budget:    ${budgetLine(plan)}`);
+  if (plan.cached.instances > 0)
+    out.push(`  cached:    ${n(plan.cached.instances)} step instances, ${n(plan.cached.creditsSaved)} credits saved`);
+
+  if (plan.warnings.length > 0) {
+    out.push('', 'warnings:');
+    for (const warning of plan.warnings) out.push(`  - ${warning}`);
+  }
+  out.push('');
+  if (plan.refused) {
+    out.push('REFUSED, nothing was sent:');
+    for (const reason of plan.reasons) out.push(`  - ${reason.replaceAll('\n', '\n    ')}`);
+  } else {
+    out.push('OK: the plan fits the budget and the quota left today. Nothing was sent.');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function count(value: number, word: string): string {
+  return `${n(value)} ${word}${value === 1 ? '' : 's'}`;
+}
+
+function rowSummary(plan: Plan): string {
+  let min: [string, number] | undefined;
+  let max: [string, number] | undefined;
+  let sum = 0;
+  for (const entry of plan.credits.byRow) {
+    if (!min || entry[1] < min[1]) min = entry;
+    if (!max || entry[1] > max[1]) max = entry;
+    sum += entry[1];
+  }
+  if (!min || !max) return 'no rows';
+  const rows = plan.credits.byRow.size;
+  if (min[1] === max[1]) return `${count(rows, 'row')}, ${n(min[1])} credits each`;
+  return `${count(rows, 'row')}: ${n(min[1])} to ${n(max[1])} credits (least: ${min[0]}, most: ${max[0]}), ${n(Math.round(sum / rows))} on average`;
+}
+
+function quotaLine(plan: Plan): string {
+  const { quota } = plan;
+  if (quota.limit === null) return `${quota.plan} plan, daily limit unknown`;
+  const used =
+    quota.usedSource === 'unknown'
+      ? 'used today unknown'
+      : `${n(quota.used24h ?? 0)} used in the last 24 h (${quota.usedSource === 'flag' ? '--quota-used' : 'local ledger'})`;
+  return `${quota.plan} plan, ${n(quota.limit)} requests per 24 h; ${used}; ${n(quota.remaining ?? 0)} left`;
+}
+
+function budgetLine(plan: Plan): string {
+  const { maxCredits, source } = plan.budget;
+  if (maxCredits === undefined) return 'none set';
+  const approx = plan.credits.estimated ? '~' : '';
+  const share = maxCredits > 0 ? ` (${Math.round((plan.credits.total / maxCredits) * 100)}%)` : '';
+  return `${approx}${n(plan.credits.total)} of ${n(maxCredits)} credits${share}, from ${source === 'flag' ? '--max-credits' : 'budget.max_credits'}`;
+}

@@ -1,0 +1,56 @@
+/**
+ * The check before anything is sent, shared by `plan` and `run`: how much quota is already used
+ * (--quota-used, else the local ledger of this key, else unknown), then the plan and its verdict.
+ */
+import type { Expansion, StepInstance } from '../pipeline/expansion.js';
+import { RequestLedger } from '../state/request-ledger.js';
+import { buildPlan } from './build-plan.js';
+import type { Plan } from './plan-model.js';
+
+export interface PreflightOptions {
+  /** `--max-credits`; wins over the pipeline's budget. */
+  readonly maxCredits?: number;
+  readonly allowUnpriced: boolean;
+  /** `--quota-used`: the user knows better than the ledger (the key may be shared). */
+  readonly quotaUsed?: number;
+  readonly stateDir: string;
+  /** The ledger id of the API key in use (a hash; the key itself never comes here). */
+  readonly ledgerKeyId?: string;
+  readonly now: number;
+  readonly isCached?: (instance: StepInstance) => boolean;
+  /** Validation warnings, as printed. */
+  readonly warnings?: readonly string[];
+}
+
+/** The ledger's count, and hours that left the window are deleted on the way (a failure to delete is harmless). */
+async function usedFromLedger(ledger: RequestLedger, now: number): Promise<number> {
+  const used = await ledger.countInWindow(now);
+  await ledger.prune(now).catch(() => 0);
+  return used;
+}
+
+export async function preflight(expansion: Expansion, options: PreflightOptions): Promise<Plan> {
+  const pipelineBudget = expansion.pipeline.maxCredits;
+  const maxCredits =
+    options.maxCredits !== undefined
+      ? { value: options.maxCredits, source: 'flag' as const }
+      : pipelineBudget !== undefined
+        ? { value: pipelineBudget, source: 'pipeline' as const }
+        : undefined;
+  const quotaUsed =
+    options.quotaUsed !== undefined
+      ? { count: options.quotaUsed, source: 'flag' as const }
+      : options.ledgerKeyId !== undefined
+        ? {
+            count: await usedFromLedger(new RequestLedger(options.stateDir, options.ledgerKeyId), options.now),
+            source: 'ledger' as const,
+          }
+        : undefined;
+  return buildPlan(expansion, {
+    allowUnpriced: options.allowUnpriced,
+    ...(maxCredits && { maxCredits }),
+    ...(quotaUsed && { quotaUsed }),
+    ...(options.isCached && { isCached: options.isCached }),
+    ...(options.warnings && { warnings: options.warnings }),
+  });
+}

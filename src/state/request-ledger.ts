@@ -1,0 +1,103 @@
+/**
+ * A local record of the requests assetline has sent with an API key, so a plan can tell how much
+ * of the rolling 24-hour quota is left. One folder per key, named by a hash of the key (never the
+ * key), holding one append-only file per UTC hour. Each append is a single write to a file opened
+ * with O_APPEND, which two processes can do at once without losing or mixing lines. Expired hours
+ * are deleted whole rather than rewritten, so pruning cannot drop another process's appends.
+ */
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { QUOTA_WINDOW_MS } from '../catalog/limits.js';
+
+export type RequestKind = 'submit' | 'poll' | 'other';
+
+export interface LedgerRecord {
+  /** When the request was sent, epoch milliseconds. */
+  readonly at: number;
+  readonly kind: RequestKind;
+  /** Requests this record stands for (default 1). */
+  readonly count?: number;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const BUCKET = /^(\d{4}-\d{2}-\d{2}T\d{2})\.jsonl$/;
+
+/** The folder name for a key: a hash, so the state directory never holds the key. */
+export function ledgerKeyId(apiKey: string): string {
+  return createHash('sha256').update(`assetline-ledger:${apiKey}`).digest('hex').slice(0, 16);
+}
+
+export class RequestLedger {
+  readonly dir: string;
+
+  constructor(stateDir: string, keyId: string) {
+    this.dir = path.join(stateDir, 'ledger', keyId);
+  }
+
+  /** Record requests; one write per hour they fall in. */
+  async append(records: readonly LedgerRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const byBucket = new Map<string, string>();
+    for (const record of records) {
+      const line = `${JSON.stringify({ t: record.at, kind: record.kind, n: record.count ?? 1 })}\n`;
+      const bucket = bucketName(record.at);
+      byBucket.set(bucket, (byBucket.get(bucket) ?? '') + line);
+    }
+    await mkdir(this.dir, { recursive: true });
+    for (const [bucket, lines] of byBucket) await appendFile(path.join(this.dir, bucket), lines, { flag: 'a' });
+  }
+
+  /** Requests recorded after `since` (the rolling window is (now - 24 h, now]). */
+  async countSince(since: number): Promise<number> {
+    let total = 0;
+    for (const { file, start } of await this.#buckets()) {
+      if (start + HOUR_MS <= since) continue;
+      const text = await readFile(file, 'utf8').catch(() => '');
+      for (const line of text.split('\n')) {
+        const record = parseLine(line);
+        if (record && record.t > since) total += record.n;
+      }
+    }
+    return total;
+  }
+
+  /** Requests in the 24 hours before `now`. */
+  async countInWindow(now: number): Promise<number> {
+    return this.countSince(now - QUOTA_WINDOW_MS);
+  }
+
+  /** Delete the hours that lie wholly outside the window; returns how many. */
+  async prune(now: number): Promise<number> {
+    let removed = 0;
+    for (const { file, start } of await this.#buckets()) {
+      if (start + HOUR_MS > now - QUOTA_WINDOW_MS) continue;
+      await rm(file, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  async #buckets(): Promise<{ file: string; start: number }[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    return names.flatMap((name) => {
+      const hour = BUCKET.exec(name)?.[1];
+      return hour ? [{ file: path.join(this.dir, name), start: Date.parse(`${hour}:00:00.000Z`) }] : [];
+    });
+  }
+}
+
+function bucketName(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 13)}.jsonl`;
+}
+
+/** A line a crash cut short is skipped, not fatal. */
+function parseLine(line: string): { t: number; n: number } | undefined {
+  if (line === '') return undefined;
+  try {
+    const value = JSON.parse(line) as { t?: unknown; n?: unknown };
+    return typeof value.t === 'number' && typeof value.n === 'number' ? { t: value.t, n: value.n } : undefined;
+  } catch {
+    return undefined;
+  }
+}

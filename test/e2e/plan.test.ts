@@ -1,0 +1,174 @@
+/** `assetline plan`, spawned as a user runs it: exit codes, the contract's JSON, the ledger, nothing sent. */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerKeyId, RequestLedger } from '../../src/state/request-ledger.js';
+import { tempDir } from '../helpers/temp-pipeline.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const KEY = 'sk-test-PLAN-e2e-0123456789';
+
+/** A stand-in for the service that only counts what reaches it. */
+let hits = 0;
+const server = createServer((_request, response) => {
+  hits++;
+  response.writeHead(500).end();
+});
+let baseUrl = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function assetline(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function pipeline(budget: number): string {
+  const file = path.join(tempDir(), 'shoot.yaml');
+  writeFileSync(
+    file,
+    `version: 1
+name: shoot
+api: { plan: pro }
+budget: { max_credits: ${budget} }
+rows: [{ sku: A }, { sku: B }]
+row_key: sku
+steps:
+  - id: hero
+    generate: { model: kappa-2-pro, prompt: "shoe \${{ row.sku }}", num_images: 2 }
+  - id: clip
+    video: { model: beta-v2.5-turbo-pro-i2v, image: "\${{ steps.hero.output }}", prompt: orbit, duration: 5 }
+`,
+  );
+  return file;
+}
+// hero: 250 x 2 images x 2 rows = 1,000; clip: 1,500 x 2 = 3,000; total 4,000.
+// requests: 4 submits + 2 videos x 24 polls = 52 expected, 4 + 2 x 60 = 124 worst.
+
+describe('assetline plan', () => {
+  it('prints the contract JSON and exits 0 when the plan fits', async () => {
+    const { code, stdout } = await assetline(['plan', pipeline(10_000), '--json', '--quota-used', '0']);
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout) as Record<string, unknown>;
+    expect(plan).toMatchObject({
+      pipeline: 'shoot',
+      rows: 2,
+      steps: 4,
+      credits: {
+        total: 4000,
+        by_model: { 'kappa-2-pro': 1000, 'beta-v2.5-turbo-pro-i2v': 3000 },
+        by_step: { hero: 1000, clip: 3000 },
+        by_row: { A: 2000, B: 2000 },
+        unpriced: 0,
+        estimated: false,
+      },
+      requests: { submits: 4, polls_expected: 48, polls_worst: 120 },
+      quota: { plan: 'pro', limit: 1000, used_24h: 0, remaining: 1000 },
+      budget: { max_credits: 10_000 },
+      refused: false,
+      reasons: [],
+    });
+    expect(Array.isArray(plan.warnings)).toBe(true);
+  });
+
+  it('refuses over budget with exit 3 and sends nothing', async () => {
+    hits = 0;
+    const { code, stdout } = await assetline(['plan', pipeline(3_999)], { ASSETLINE_API_KEY: KEY });
+    expect(code).toBe(3);
+    expect(stdout).toContain(
+      'REFUSED, nothing was sent:\n  - needs 4,000 credits, over the budget of 3,999 (budget.max_credits)',
+    );
+    expect(hits).toBe(0);
+  });
+
+  it('lets --max-credits override the pipeline budget', async () => {
+    expect((await assetline(['plan', pipeline(3_999), '--max-credits', '4000', '--quota-used', '0'])).code).toBe(0);
+  });
+
+  it('reads the quota used from the ledger of this key, prunes expired hours, and writes the key nowhere', async () => {
+    const stateDir = tempDir();
+    const ledger = new RequestLedger(stateDir, ledgerKeyId(KEY));
+    const twoDaysAgo = Date.now() - 48 * 3_600_000;
+    await ledger.append([
+      { at: twoDaysAgo, kind: 'submit', count: 500 },
+      { at: Date.now() - 60_000, kind: 'submit', count: 960 },
+    ]);
+    const expired = `${new Date(twoDaysAgo).toISOString().slice(0, 13)}.jsonl`;
+    expect(readdirSync(ledger.dir)).toContain(expired);
+    const { code, stdout } = await assetline(['plan', pipeline(10_000), '--json', '--state-dir', stateDir], {
+      ASSETLINE_API_KEY: KEY,
+    });
+    expect(code).toBe(3);
+    const plan = JSON.parse(stdout) as { quota: unknown; reasons: string[] };
+    expect(plan.quota).toEqual({ plan: 'pro', limit: 1000, used_24h: 960, used_source: 'ledger', remaining: 40 });
+    expect(plan.reasons).toEqual(['needs 52 requests (4 submits + ~48 polls), 40 left of 1,000 today']);
+    expect(readdirSync(ledger.dir)).not.toContain(expired);
+    const stored = readdirSync(stateDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map(
+        (entry) =>
+          `${entry.parentPath}/${entry.name}\n${readFileSync(path.join(entry.parentPath, entry.name), 'utf8')}`,
+      )
+      .join('\n');
+    expect(stored).not.toContain(KEY);
+    expect(stdout).not.toContain(KEY);
+  });
+
+  it('lets --quota-used override the ledger', async () => {
+    const { stdout } = await assetline(['plan', pipeline(10_000), '--json', '--quota-used', '999'], {
+      ASSETLINE_API_KEY: KEY,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({
+      quota: { used_24h: 999, used_source: 'flag', remaining: 1 },
+      refused: true,
+    });
+  });
+
+  it('prints a readable table with the totals, the quota line and the verdict', async () => {
+    const { code, stdout } = await assetline(['plan', 'pipelines/product-shoot.yaml', '--quota-used', '28']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      [
+        '  step    operation  model          count  credits each  credits',
+        '  photo   generate   z-image-turbo     24           100    2,400',
+        '  print   upscale    -                 24           100    2,400',
+        '  cutout  remove-bg  -                 24          ~100   ~2,400',
+        '  total                                                   ~7,200',
+      ].join('\n'),
+    );
+    expect(stdout).toContain(
+      '  quota:     pro plan, 1,000 requests per 24 h; 28 used in the last 24 h (--quota-used); 972 left',
+    );
+    expect(stdout).toContain("remove-bg at assetline's default of 100");
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+      'OK: the plan fits the budget and the quota left today. Nothing was sent.',
+    );
+  });
+
+  it('exits 2 on an invalid pipeline or a bad option, and plans nothing', async () => {
+    const invalid = await assetline(['plan', 'test/fixtures/invalid/unknown-model.yaml']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('unknown generate model "z-image-turbo2"');
+    expect(invalid.stdout).toBe('');
+    const bad = await assetline(['plan', 'pipelines/demo.yaml', '--max-credits', 'lots']);
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--max-credits expects a whole number, got "lots"'),
+    });
+  });
+});
