@@ -15,6 +15,9 @@ export interface Decision {
 
 export const n = (value: number): string => value.toLocaleString('en-US');
 
+/** "1 submit", "2 submits". */
+export const count = (value: number, word: string): string => `${n(value)} ${word}${value === 1 ? '' : 's'}`;
+
 export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutSeconds: number }): Decision {
   const reasons: string[] = [];
   const warnings: string[] = [];
@@ -64,8 +67,10 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
     const left = `${n(quota.remaining)} left of ${n(quota.limit)} today`;
     const expected = requests.submits + requests.pollsExpected;
     const worst = requests.submits + requests.pollsWorst;
-    const polls = (count: number, approx: boolean) =>
-      requests.videos > 0 ? ` (${n(requests.submits)} submits + ${approx ? '~' : ''}${n(count)} polls)` : '';
+    const polls = (polled: number, approx: boolean) =>
+      requests.videos > 0
+        ? ` (${count(requests.submits, 'submit')} + ${approx ? '~' : ''}${count(polled, 'poll')})`
+        : '';
     if (expected > quota.remaining) {
       reasons.push(`needs ${n(expected)} requests${polls(requests.pollsExpected, true)}, ${left}`);
     } else if (worst > quota.remaining) {

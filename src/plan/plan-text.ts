@@ -1,6 +1,6 @@
 /** The plan as a person reads it in a terminal or a cron mail. */
 import { textTable } from '../cli/text-table.js';
-import { n } from './decide.js';
+import { count, n } from './decide.js';
 import type { Plan, StepLine } from './plan-model.js';
 
 export function planText(plan: Plan): string {
@@ -38,7 +38,7 @@ export function planText(plan: Plan): string {
     plan.requests.videos > 0
       ? ` + ~${n(pollsExpected)} video status polls = ${n(submits + pollsExpected)} (worst case ${n(submits + pollsWorst)})`
       : '';
-  out.push(`  requests:  ${n(submits)} submits${polls}`);
+  out.push(`  requests:  ${count(submits, 'submit')}${polls}`);
   out.push(`  quota:     ${quotaLine(plan)}`);
   out.push(`  budget:    ${budgetLine(plan)}`);
   if (plan.cached.instances > 0)
@@ -56,10 +56,6 @@ export function planText(plan: Plan): string {
     out.push('OK: the plan fits the budget and the quota left today. Nothing was sent.');
   }
   return `${out.join('\n')}\n`;
-}
-
-function count(value: number, word: string): string {
-  return `${n(value)} ${word}${value === 1 ? '' : 's'}`;
 }
 
 function rowSummary(plan: Plan): string {
