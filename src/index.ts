@@ -11,3 +11,5 @@ export type { OperationCall } from './pipeline/params/operation-params.js';
 export { formatProblem, type Location, type Problem } from './pipeline/problem.js';
 export { pipelineJsonSchema } from './pipeline/schema/json-schema.js';
 export { type ValidationResult, validatePipelineFile, validatePipelineText } from './pipeline/validate-pipeline.js';
+export { type Sandbox, type SandboxOptions, startSandbox } from './sandbox/sandbox.js';
+export type { SandboxConfig } from './sandbox/sandbox-config.js';

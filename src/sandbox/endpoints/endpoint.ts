@@ -1,0 +1,50 @@
+/**
+ * What an endpoint is to the request pipeline: `prepare` validates the body (throwing
+ * SandboxError with the reference's codes) and prices the work; `perform` does it and returns
+ * the answer's fields. The pipeline checks the balance between the two, so nothing is done or
+ * charged for a request the balance cannot cover.
+ */
+import type { Operation } from '../../catalog/operations.js';
+import type { FileStore } from '../file-store.js';
+import type { FaultPlan } from '../faults.js';
+import type { Body } from '../request-fields.js';
+import type { VideoJobs } from '../video-jobs.js';
+
+export interface SandboxState {
+  readonly files: FileStore;
+  readonly jobs: VideoJobs;
+  /** The sandbox's own address, for result URLs. */
+  baseUrl: string;
+  now(): number;
+  newId(prefix: string): string;
+}
+
+export interface EndpointContext {
+  readonly state: SandboxState;
+  readonly faults: FaultPlan;
+  readonly accountName: string;
+  readonly idempotencyKey: string | undefined;
+}
+
+export interface Prepared {
+  readonly credits: number;
+  /** Video is charged when the job completes, not when it is submitted. */
+  readonly chargeNow: boolean;
+  perform(requestId: string): Record<string, unknown>;
+}
+
+export interface CreateEndpoint {
+  readonly path: string;
+  readonly operation: Operation;
+  prepare(body: Body, context: EndpointContext): Promise<Prepared>;
+}
+
+/** A file to hand out: registered now, rendered on first download. */
+export function resultUrl(
+  state: SandboxState,
+  mediaType: 'image/png' | 'audio/mpeg' | 'video/mp4',
+  render: () => Promise<Uint8Array>,
+): string {
+  const id = state.newId(mediaType === 'image/png' ? 'img' : mediaType === 'audio/mpeg' ? 'aud' : 'vid');
+  return `${state.baseUrl}${state.files.add({ id, mediaType, createdAt: state.now(), render })}`;
+}

@@ -1,0 +1,44 @@
+/** POST /v1/tts: an MP3 that grows with the text; its duration in the answer matches the file. */
+import { TEXT_MAX_CHARS } from '../../catalog/limits.js';
+import { DEFAULT_TTS_MODEL, findModel } from '../../catalog/models.js';
+import { OPEN_ITEMS } from '../../catalog/open-items.js';
+import { speak } from '../media/speech.js';
+import { type Body, modelOf, optionalString, requiredText } from '../request-fields.js';
+import { SandboxError } from '../sandbox-error.js';
+import { type CreateEndpoint, resultUrl } from './endpoint.js';
+
+const VOICES: Readonly<Record<string, readonly string[]>> = OPEN_ITEMS.ttsVoices.sandbox;
+
+export const ttsEndpoint: CreateEndpoint = {
+  path: '/v1/tts',
+  operation: 'tts',
+  async prepare(body: Body, { state }) {
+    const text = requiredText(body, 'text', 'missing_text');
+    const length = [...text].length;
+    if (length > TEXT_MAX_CHARS)
+      throw new SandboxError('text_too_long', `text is ${length} characters; the limit is ${TEXT_MAX_CHARS}`);
+    const model = modelOf(body, 'tts', DEFAULT_TTS_MODEL);
+    const voices = VOICES[model] ?? [];
+    const voice = optionalString(body, 'voice_id') ?? voices[0] ?? 'default';
+    if (!voices.includes(voice)) {
+      throw new SandboxError(
+        'invalid_voice_id',
+        `voice_id "${voice}" is not available for ${model}; it has ${voices.join(', ')}`,
+      );
+    }
+    const credits = findModel(model)?.credits ?? 0;
+    return {
+      credits,
+      chargeNow: true,
+      perform: () => {
+        // Made now, not on download: the answer has to state its duration.
+        const speech = speak(text, voice, model === 'beta-tts');
+        return {
+          audio_url: resultUrl(state, 'audio/mpeg', () => Promise.resolve(speech.mp3)),
+          duration_seconds: speech.durationSeconds,
+          credits_used: credits,
+        };
+      },
+    };
+  },
+};
