@@ -12,6 +12,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   validate: () => import('./commands/validate.js'),
   plan: () => import('./commands/plan.js'),
   schema: () => import('./commands/schema.js'),
+  sandbox: () => import('./commands/sandbox.js'),
 };
 
 const USAGE = `Usage: assetline <command> [options]
@@ -20,6 +21,7 @@ Commands:
   validate <pipeline.yaml>... [--json]   check pipelines; print every problem as file:line:col
   plan <pipeline.yaml> [--json]          credits, requests and quota; refuse what does not fit
   schema [pipeline]                      print the JSON Schema of pipeline files
+  sandbox [--port N] [--config F]        start the local API emulator; print its URL and keys
 
 Exit codes: 0 ok, 2 invalid pipeline or usage, 3 refused by the plan, 70 internal error.
 Run "assetline <command> --help" for a command's options.`;
@@ -70,11 +72,14 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  const interrupt = new AbortController();
+  for (const name of ['SIGINT', 'SIGTERM'] as const) process.once(name, () => interrupt.abort(name));
   const io: CommandIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    signal: interrupt.signal,
   };
   main(process.argv.slice(2), io).then(
     (code) => {

@@ -4,6 +4,8 @@ export interface CommandIo {
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on SIGINT or SIGTERM; its reason is the signal's name. */
+  readonly signal: AbortSignal;
 }
 
 export type Command = (args: readonly string[], io: CommandIo) => Promise<number>;
