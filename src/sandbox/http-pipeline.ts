@@ -104,14 +104,18 @@ export async function handleRequest(
     if (!endpoint) return answer(200, videoStatus(sandbox, account.name, path, body, plan));
 
     const idempotencyKey = header(request, 'idempotency-key');
-    const stored = idempotencyKey ? sandbox.idempotency.find(account.name, idempotencyKey, now) : undefined;
+    const stored = idempotencyKey
+      ? (sandbox.idempotency.find(account.name, idempotencyKey, now) ??
+        (await sandbox.idempotency.pending(account.name, idempotencyKey)))
+      : undefined;
     if (stored) {
       sandbox.stats.idempotentReplays++;
       return answer(stored.status, stored.body, { 'idempotent-replayed': 'true' });
     }
+    const remember = idempotencyKey ? sandbox.idempotency.begin(account.name, idempotencyKey) : undefined;
     const context: EndpointContext = { state: sandbox, faults: plan, accountName: account.name, idempotencyKey };
     let status = 200;
-    let result: unknown;
+    let result: unknown = errorBody('internal_error', 'the sandbox failed on this request', requestId);
     try {
       const prepared = await endpoint.prepare(body, context);
       if (prepared.credits > account.credits) {
@@ -127,12 +131,13 @@ export async function handleRequest(
       }
       result = { success: true, ...fields, request_id: requestId };
     } catch (error) {
-      if (!(error instanceof SandboxError)) throw error;
-      status = error.status;
-      result = errorBody(error.code, error.message, requestId);
+      status = error instanceof SandboxError ? error.status : 500;
+      if (error instanceof SandboxError) result = errorBody(error.code, error.message, requestId);
+      else throw error;
+    } finally {
+      // Stored before the answer is written: a reset after the work still leaves it for the retry.
+      remember?.({ status, body: result, at: now });
     }
-    // Stored before the answer is written: a reset after the work still leaves it for the retry.
-    if (idempotencyKey) sandbox.idempotency.remember(account.name, idempotencyKey, { status, body: result, at: now });
     if (plan.resetAfter) {
       sandbox.stats.fault('reset_after');
       request.socket.destroy();

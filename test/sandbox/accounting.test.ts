@@ -127,6 +127,21 @@ describe('Idempotency-Key', () => {
     expect((await stats(sandbox)).charges.by_idempotency_key).toEqual({ k1: 1 });
   });
 
+  it('makes a retry that arrives while the first request is still working wait for its answer', async () => {
+    // The source is rendered on first use (2048 x 2048), so the first edit is mid-work when the second arrives.
+    const source = imageUrl(
+      await call(sandbox, '/v1/generate', { prompt: 'big', model: 'eta-v4', width: 2048, height: 2048 }),
+    );
+    const body = { prompt: 'p', model: 'eta-edit', image: source };
+    const headers = { 'idempotency-key': 'edit-1' };
+    const [first, second] = await Promise.all([
+      call(sandbox, '/v1/edit', body, { headers }),
+      call(sandbox, '/v1/edit', body, { headers }),
+    ]);
+    expect(second.body).toEqual(first.body);
+    expect((await stats(sandbox)).charges.by_idempotency_key).toEqual({ 'edit-1': 1 });
+  });
+
   it('keeps a video job to one charge when its submit is retried', async () => {
     const headers = { 'idempotency-key': 'clip-1' };
     const first = await call(sandbox, '/v1/video', { prompt: 'p', model: 'gamma3.1' }, { headers });
