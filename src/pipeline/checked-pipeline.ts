@@ -64,6 +64,8 @@ export interface ResolvedApi {
     readonly onTimeout: 'resubmit' | 'keep-polling' | 'fail';
   };
   readonly retry: { readonly baseSeconds: number; readonly capSeconds: number };
+  /** Extra places to look for answer fields (api.response_paths), tried first. */
+  readonly responsePaths: Readonly<Record<string, string>>;
 }
 
 export interface DimensionLimit {
@@ -129,6 +131,9 @@ export function resolveSettings(input: PipelineInput, file: string, dir: string)
         baseSeconds: api.retry?.base_seconds ?? DEFAULT_BACKOFF.baseSeconds,
         capSeconds: api.retry?.cap_seconds ?? DEFAULT_BACKOFF.capSeconds,
       },
+      responsePaths: Object.fromEntries(
+        Object.entries(api.response_paths ?? {}).filter(([, path]) => path !== undefined),
+      ) as Record<string, string>,
     },
     maxCredits: input.budget?.max_credits,
     concurrency:

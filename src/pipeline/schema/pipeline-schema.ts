@@ -69,6 +69,23 @@ const apiSchema = z
       .optional()
       .describe("The service's base URL (ASSETLINE_BASE_URL wins)."),
     video: videoApiSchema.optional(),
+    response_paths: z
+      .strictObject({
+        request_id: z.string().min(1).optional(),
+        credits_used: z.string().min(1).optional(),
+        images: z.string().min(1).optional(),
+        image_url: z.string().min(1).optional(),
+        audio_url: z.string().min(1).optional(),
+        duration_seconds: z.string().min(1).optional(),
+        video_url: z.string().min(1).optional(),
+        status: z.string().min(1).optional(),
+        error_code: z.string().min(1).optional(),
+        error_message: z.string().min(1).optional(),
+      })
+      .optional()
+      .describe(
+        'Where to find a field in the answers when the service puts it somewhere else, e.g. video_url: "data.video.href" or "images[0].url"; tried before the documented places.',
+      ),
     retry: z
       .strictObject({
         base_seconds: z.number().positive().optional().describe('First backoff delay. Default 1.'),
