@@ -1,0 +1,39 @@
+/**
+ * What the client reports as it works, for the runner to log, to add to the request ledger, and
+ * to record in the journal. Nothing here carries the key.
+ */
+export type RequestKind = 'submit' | 'poll' | 'other';
+
+export interface RequestSent {
+  readonly method: string;
+  readonly path: string;
+  readonly kind: RequestKind;
+  readonly attempt: number;
+  readonly at: number;
+  readonly status: number | undefined;
+  readonly idempotencyKey: string | undefined;
+}
+
+export interface AmbiguousAttempt {
+  readonly method: string;
+  readonly path: string;
+  readonly attempt: number;
+  readonly idempotencyKey: string | undefined;
+  readonly reason: string;
+}
+
+export interface RetryScheduled {
+  readonly method: string;
+  readonly path: string;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly reason: string;
+}
+
+export interface ClientEvents {
+  /** A request reached the service (or may have): it counts against the daily quota. */
+  requestSent?(event: RequestSent): void;
+  /** Sent, but no answer came: the service may have done (and charged) the work. */
+  ambiguous?(event: AmbiguousAttempt): void;
+  retry?(event: RetryScheduled): void;
+}

@@ -1,0 +1,215 @@
+/**
+ * Downloading a result: streamed to a temporary file beside its destination with its SHA-256
+ * computed on the way, checked (status, content type, magic bytes, a size cap), flushed to disk
+ * and renamed into place, so a file at the destination is always whole. Transient failures are
+ * retried. Only https (plain http only for the loopback sandbox), and no credentials are sent to
+ * the file host. A 404, 410 or 403 means the result has expired, and the error says so.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Dispatcher } from 'undici';
+import { sniffImage } from '../media/sniff-image.js';
+import { ApiError } from './api-error.js';
+import { isLoopbackUrl } from './loopback.js';
+import { classify } from './outcome-policy.js';
+import { type Backoff, type RetryEnvironment, withRetries } from './retry.js';
+
+export type ExpectedMedia = 'image' | 'audio' | 'video';
+
+export interface Downloaded {
+  readonly path: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly mediaType: string;
+}
+
+/** Largest file accepted per kind: far above real results, low enough to stop a runaway body. */
+export const MAX_BYTES: Readonly<Record<ExpectedMedia, number>> = {
+  image: 256 * 1024 * 1024,
+  audio: 64 * 1024 * 1024,
+  video: 1024 * 1024 * 1024,
+};
+
+const CONTENT_TYPES: Readonly<Record<ExpectedMedia, readonly string[]>> = {
+  image: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+  audio: ['audio/mpeg', 'audio/mp3'],
+  video: ['video/mp4'],
+};
+/** Types a file host may use for anything; the magic bytes decide then. */
+const GENERIC_TYPES = ['application/octet-stream', 'binary/octet-stream', ''];
+
+export class ResultExpiredError extends Error {
+  readonly url: string;
+  readonly status: number;
+
+  constructor(url: string, status: number) {
+    super(
+      `the result at ${url} is gone (HTTP ${status}): results are kept 24 hours; the step has to run again to make a new one`,
+    );
+    this.name = 'ResultExpiredError';
+    this.url = url;
+    this.status = status;
+  }
+}
+
+export interface DownloadOptions {
+  readonly dispatcher: Dispatcher;
+  readonly environment: RetryEnvironment;
+  readonly backoff: Backoff;
+  readonly signal?: AbortSignal | undefined;
+  readonly maxBytes?: number | undefined;
+}
+
+export async function downloadResult(
+  url: string,
+  destination: string,
+  expected: ExpectedMedia,
+  options: DownloadOptions,
+): Promise<Downloaded> {
+  const fail = (code: string, message: string, status?: number) =>
+    new ApiError({
+      method: 'GET',
+      path: url,
+      status,
+      code,
+      message,
+      requestId: undefined,
+      attempt: 0,
+      kind: status === undefined ? 'permanent' : classify({ status, poll: false, retryAfterMs: undefined }),
+      ambiguous: false,
+    });
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw fail('invalid_url', 'the result URL is not a URL');
+  }
+  if (protocol !== 'https:' && !(protocol === 'http:' && isLoopbackUrl(url))) {
+    throw fail(
+      'insecure_url',
+      `results are fetched over https only (plain http only from the local sandbox), got ${protocol}`,
+    );
+  }
+  await mkdir(path.dirname(destination), { recursive: true });
+  return withRetries((attempt) => downloadOnce(url, destination, expected, options, attempt, fail), {
+    backoff: options.backoff,
+    environment: options.environment,
+    signal: options.signal,
+  });
+}
+
+async function downloadOnce(
+  url: string,
+  destination: string,
+  expected: ExpectedMedia,
+  options: DownloadOptions,
+  attempt: number,
+  fail: (code: string, message: string, status?: number) => ApiError,
+): Promise<Downloaded> {
+  let response: Response;
+  try {
+    // No Authorization: the key is for the API, not for the file host.
+    response = await fetch(url, {
+      ...(options.signal && { signal: options.signal }),
+      dispatcher: options.dispatcher,
+    } as unknown as RequestInit);
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new ApiError({
+      method: 'GET',
+      path: url,
+      status: undefined,
+      code: 'connection_reset',
+      message: `download failed: ${String((error as { cause?: unknown }).cause ?? error)}`,
+      requestId: undefined,
+      attempt,
+      kind: 'transient',
+      ambiguous: false,
+    });
+  }
+  if (response.status === 404 || response.status === 410 || response.status === 403) {
+    await response.body?.cancel();
+    throw new ResultExpiredError(url, response.status);
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw fail(`http_${response.status}`, `download answered HTTP ${response.status}`, response.status);
+  }
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!CONTENT_TYPES[expected].includes(type) && !GENERIC_TYPES.includes(type)) {
+    await response.body?.cancel();
+    throw fail(
+      'unexpected_content_type',
+      `expected ${expected === 'image' ? 'an image' : expected === 'audio' ? 'audio' : 'a video'}, got content type "${type}"`,
+    );
+  }
+  const limit = options.maxBytes ?? MAX_BYTES[expected];
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw fail('too_large', `the result is ${declared} bytes; more than the ${limit} accepted`);
+  }
+
+  const temporary = `${destination}.part-${randomBytes(4).toString('hex')}`;
+  const hash = createHash('sha256');
+  let size = 0;
+  let head = Buffer.alloc(0);
+  const check = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) return done(fail('too_large', `the result passed ${limit} bytes; stopped reading`));
+      if (head.length < 16) head = Buffer.concat([head, chunk]).subarray(0, 16);
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    if (!response.body) throw fail('empty_body', 'the result has no body');
+    await pipeline(
+      Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>),
+      check,
+      createWriteStream(temporary),
+    );
+    const mediaType = sniff(head, expected);
+    if (!mediaType)
+      throw fail(
+        'not_a_result',
+        `the bytes are not ${expected === 'image' ? 'a PNG, JPEG, WebP or GIF image' : expected === 'audio' ? 'MP3 audio' : 'an MP4 video'}`,
+      );
+    const handle = await open(temporary, 'r+');
+    await handle.sync().finally(() => handle.close());
+    await rename(temporary, destination);
+    return { path: destination, bytes: size, sha256: hash.digest('hex'), mediaType };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    if (error instanceof ApiError || options.signal?.aborted) throw error;
+    throw new ApiError({
+      method: 'GET',
+      path: url,
+      status: undefined,
+      code: 'connection_reset',
+      message: `download broke off: ${String(error)}`,
+      requestId: undefined,
+      attempt,
+      kind: 'transient',
+      ambiguous: false,
+    });
+  }
+}
+
+/** The media type the first bytes show, if it is the kind expected. */
+export function sniff(head: Uint8Array, expected: ExpectedMedia): string | undefined {
+  if (expected === 'image') return sniffImage(head);
+  if (expected === 'audio') {
+    const id3 = head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33;
+    const frame = head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0;
+    return id3 || frame ? 'audio/mpeg' : undefined;
+  }
+  const ftyp = head[4] === 0x66 && head[5] === 0x74 && head[6] === 0x79 && head[7] === 0x70;
+  return ftyp ? 'video/mp4' : undefined;
+}
