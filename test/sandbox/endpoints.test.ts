@@ -109,6 +109,21 @@ describe('image operations on a generated image', () => {
     expect(share).toBeGreaterThan(0.03);
     expect(share).toBeLessThan(0.8);
   });
+
+  it('remove-bg keeps the subject of an upscaled image, whose edges the upscale softened', async () => {
+    // This picture's subject was flooded away when the flood compared neighbours only (6.8% left opaque).
+    const prompt = 'Studio photo of the Trail Runner running shoe in red recycled mesh, soft light, white background';
+    const source = await call(sandbox, '/v1/generate', { prompt, model: 'z-image-turbo', width: 512, height: 512 });
+    const upscaled = await call(sandbox, '/v1/upscale', { image: imageUrl(source), scale: 2 });
+    const answer = await call(sandbox, '/v1/remove-bg', { image: imageUrl(upscaled) });
+    const { data, info } = await sharp((await download(imageUrl(answer))).bytes)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let opaque = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] === 255) opaque++;
+    expect(opaque / (info.width * info.height)).toBeGreaterThan(0.2);
+    expect(data[3]).toBe(0);
+  });
 });
 
 describe('POST /v1/tts', () => {
