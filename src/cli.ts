@@ -11,6 +11,7 @@ import { AssetlineError, EXIT, UsageError } from './errors.js';
 const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   validate: () => import('./commands/validate.js'),
   plan: () => import('./commands/plan.js'),
+  run: () => import('./commands/run.js'),
   schema: () => import('./commands/schema.js'),
   sandbox: () => import('./commands/sandbox.js'),
 };
@@ -20,10 +21,12 @@ const USAGE = `Usage: assetline <command> [options]
 Commands:
   validate <pipeline.yaml>... [--json]   check pipelines; print every problem as file:line:col
   plan <pipeline.yaml> [--json]          credits, requests and quota; refuse what does not fit
+  run <pipeline.yaml> [--sandbox] [...]  plan, then run every step, download, write the manifest
   schema [pipeline]                      print the JSON Schema of pipeline files
   sandbox [--port N] [--config F]        start the local API emulator; print its URL and keys
 
-Exit codes: 0 ok, 2 invalid pipeline or usage, 3 refused by the plan, 70 internal error.
+Exit codes: 0 ok, 1 steps failed, 2 invalid pipeline or usage, 3 refused by the plan,
+4 stopped (resumable), 5 key refused, 70 internal error, 130/143 interrupted.
 Run "assetline <command> --help" for a command's options.`;
 
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -80,6 +83,7 @@ if (isEntryPoint()) {
     cwd: process.cwd(),
     env: process.env,
     signal: interrupt.signal,
+    stderrIsTTY: process.stderr.isTTY === true,
   };
   main(process.argv.slice(2), io).then(
     (code) => {

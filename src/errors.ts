@@ -18,7 +18,7 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
-export type ErrorCode = 'usage' | 'pipeline-invalid' | 'file-unreadable';
+export type ErrorCode = 'usage' | 'pipeline-invalid' | 'file-unreadable' | 'locked';
 
 export class AssetlineError extends Error {
   readonly code: ErrorCode;
@@ -36,5 +36,13 @@ export class UsageError extends AssetlineError {
   constructor(message: string) {
     super('usage', message, EXIT.usage);
     this.name = 'UsageError';
+  }
+}
+
+/** Another run holds the output folder (exit 2: nothing was sent). */
+export class LockedError extends AssetlineError {
+  constructor(message: string) {
+    super('locked', message, EXIT.usage);
+    this.name = 'LockedError';
   }
 }

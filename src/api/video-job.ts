@@ -17,8 +17,10 @@ import { pollDelays } from './poll-schedule.js';
 export const MAX_RESUBMITS = 2;
 
 export interface VideoJobCall extends CallOptions {
-  /** Told of each submission as soon as its request_id is known (to save it before polling). */
-  readonly onSubmitted?: ((requestId: string, idempotencyKey: string | undefined) => void) | undefined;
+  /** Told of each submission as soon as its request_id is known; polling waits for it (to save it first). */
+  readonly onSubmitted?: ((requestId: string, idempotencyKey: string | undefined) => void | Promise<void>) | undefined;
+  /** Jobs an earlier run submitted, oldest first: the last is polled again instead of submitting anew. */
+  readonly resume?: readonly string[] | undefined;
   /** Told of each poll's answer. */
   readonly onPolled?: ((state: VideoState) => void) | undefined;
 }
@@ -52,35 +54,45 @@ export function resubmitKey(key: string | undefined, submission: number): string
 }
 
 export async function runVideoJob(client: ApiClient, params: VideoParams, call: VideoJobCall): Promise<VideoDone> {
-  const requestIds: string[] = [];
+  const requestIds: string[] = [...(call.resume ?? [])];
   let polls = 0;
-  for (let submission = 1; ; submission++) {
-    const idempotencyKey = resubmitKey(call.idempotencyKey, submission);
-    const submitted = await client.submitVideo(params, { ...call, idempotencyKey });
-    requestIds.push(submitted.requestId);
-    call.onSubmitted?.(submitted.requestId, idempotencyKey);
-    const outcome = await pollVideoJob(client, submitted.requestId, call);
+  let current = requestIds.at(-1);
+  for (let submission = requestIds.length + (current === undefined ? 1 : 0); ; submission++) {
+    if (current === undefined) {
+      const idempotencyKey = resubmitKey(call.idempotencyKey, submission);
+      const submitted = await client.submitVideo(params, { ...call, idempotencyKey });
+      requestIds.push(submitted.requestId);
+      await call.onSubmitted?.(submitted.requestId, idempotencyKey);
+      current = submitted.requestId;
+    }
+    let outcome: PollOutcome;
+    try {
+      outcome = await pollVideoJob(client, current, call);
+    } catch (error) {
+      // A job the service no longer knows (resumed long after) is submitted again.
+      if (error instanceof ApiError && error.status === 404 && call.resume?.includes(current)) {
+        current = undefined;
+        continue;
+      }
+      throw error;
+    }
     polls += outcome.polls;
     if (outcome.state === 'completed')
-      return { requestId: submitted.requestId, url: outcome.url, creditsUsed: outcome.creditsUsed, requestIds, polls };
+      return { requestId: current, url: outcome.url, creditsUsed: outcome.creditsUsed, requestIds, polls };
     if (outcome.state === 'error') {
-      throw new VideoJobError(
-        'error',
-        `video job ${submitted.requestId} ended in error: ${outcome.message}`,
-        submitted.requestId,
-        requestIds,
-      );
+      throw new VideoJobError('error', `video job ${current} ended in error: ${outcome.message}`, current, requestIds);
     }
     const policy = client.api.video.onTimeout;
     if (policy === 'fail' || submission > MAX_RESUBMITS) {
       const tried = submission > 1 ? ` after ${submission} submissions` : '';
       throw new VideoJobError(
         'timeout',
-        `video job ${submitted.requestId} did not finish within ${client.api.video.timeoutSeconds} s${tried}`,
-        submitted.requestId,
+        `video job ${current} did not finish within ${client.api.video.timeoutSeconds} s${tried}`,
+        current,
         requestIds,
       );
     }
+    current = undefined;
   }
 }
 

@@ -6,6 +6,8 @@ export interface CommandIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT or SIGTERM; its reason is the signal's name. */
   readonly signal: AbortSignal;
+  /** stderr is a terminal: a progress bar and readable logs instead of JSON lines. */
+  readonly stderrIsTTY: boolean;
 }
 
 export type Command = (args: readonly string[], io: CommandIo) => Promise<number>;

@@ -87,6 +87,12 @@ export class Expansion {
     return this.#state(rowIndex, stepIndex) !== InstanceState.run;
   }
 
+  /** Why an instance is skipped: its own `when:`, or a skipped step it uses; undefined when it runs. */
+  skipReason(rowIndex: number, stepIndex: number): SkipReason | undefined {
+    const state = this.#state(rowIndex, stepIndex);
+    return state === InstanceState.run ? undefined : state === InstanceState.skippedWhen ? 'when' : 'upstream-skipped';
+  }
+
   /** One runnable instance, rendered now. */
   instance(rowIndex: number, stepIndex: number): StepInstance {
     if (this.isSkipped(rowIndex, stepIndex)) throw new RangeError(`instance ${rowIndex}/${stepIndex} is skipped`);
@@ -127,12 +133,8 @@ export class Expansion {
   *skipped(): Generator<SkippedInstance> {
     for (let row = 0; row < this.counts.rows; row++) {
       for (let step = 0; step < this.counts.steps; step++) {
-        const state = this.#state(row, step);
-        if (state === InstanceState.run) continue;
-        yield {
-          ...this.#identity(row, step),
-          reason: state === InstanceState.skippedWhen ? 'when' : 'upstream-skipped',
-        };
+        const reason = this.skipReason(row, step);
+        if (reason) yield { ...this.#identity(row, step), reason };
       }
     }
   }

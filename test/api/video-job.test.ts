@@ -54,7 +54,7 @@ describe('a video job', () => {
     const submitted: string[] = [];
     const done = await runVideoJob(client, PARAMS, {
       idempotencyKey: 'S1/clip',
-      onSubmitted: (id) => submitted.push(id),
+      onSubmitted: (id) => void submitted.push(id),
     });
     expect(done).toEqual({ requestId: 'job_1', url: VIDEO, creditsUsed: 3000, requestIds: ['job_1'], polls: 4 });
     expect(polls).toEqual(['job_1', 'job_1', 'job_1', 'job_1']);
@@ -127,6 +127,25 @@ describe('a video job', () => {
     service([broken, broken, broken, broken, { status: 'completed', video_url: VIDEO }]);
     const done = await runVideoJob(clientWith({}).client, PARAMS, {});
     expect(done.polls).toBe(2);
+  });
+});
+
+describe('resuming a job an earlier run submitted', () => {
+  it('polls it again instead of submitting anew', async () => {
+    const { submits, polls } = service([{ status: 'completed', video_url: VIDEO }]);
+    const done = await runVideoJob(clientWith({}).client, PARAMS, { idempotencyKey: 'k', resume: ['job_9'] });
+    expect(submits).toEqual([]);
+    expect(polls).toEqual(['job_9']);
+    expect(done).toMatchObject({ requestId: 'job_9', requestIds: ['job_9'] });
+  });
+
+  it('submits again, under a new key, when the service no longer knows the job', async () => {
+    const gone = () =>
+      HttpResponse.json({ success: false, code: 'job_not_found', message: 'no such job' }, { status: 404 });
+    const { submits } = service([gone, { status: 'completed', video_url: VIDEO }]);
+    const done = await runVideoJob(clientWith({}).client, PARAMS, { idempotencyKey: 'k', resume: ['job_9'] });
+    expect(submits).toEqual([{ key: 'k/resubmit-1' }]);
+    expect(done.requestIds).toEqual(['job_9', 'job_1']);
   });
 });
 

@@ -1,0 +1,185 @@
+/**
+ * `assetline run <pipeline.yaml>`: validate, plan (refusing what does not fit, exit 3), then run
+ * every step through the API, download every result and leave a manifest. Resumes where an
+ * earlier run stopped. Against the real service with ASSETLINE_BASE_URL and ASSETLINE_API_KEY, or
+ * against the embedded sandbox with --sandbox; never the sandbox unless asked.
+ */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveConnection } from '../api/connection.js';
+import { SecretKey } from '../api/secret-key.js';
+import type { CommandIo } from '../cli/io.js';
+import { withUsageErrors } from '../cli/parse-options.js';
+import { EXIT, UsageError } from '../errors.js';
+import { compareProblems, formatProblem } from '../pipeline/problem.js';
+import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
+import { planText } from '../plan/plan-text.js';
+import { stepCounts } from '../run/build-manifest.js';
+import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
+import { runPipeline } from '../run/run-pipeline.js';
+import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';
+import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
+import { DEFAULT_STATE_DIR } from './plan.js';
+
+const HELP = `Usage: assetline run <pipeline.yaml> [options]
+
+Validates and plans the pipeline (refusing what does not fit the budget or today's quota), then
+runs every step through the API, downloads every result and writes out/<pipeline>/manifest.json.
+Running it again resumes: finished steps are reused, video jobs in progress are polled again, and
+only what is missing or failed is sent.
+
+Options:
+  --sandbox            run against the embedded sandbox (no key needed, nothing is paid)
+  --out DIR            output folder (default: the pipeline's outputs.dir, else out/)
+  --concurrency N      requests in flight at once (wins over the pipeline)
+  --max-credits N      budget in credits (wins over budget.max_credits)
+  --allow-unpriced     run models without a price, planning them as 0
+  --fresh              ignore earlier progress (the journal is set aside)
+  --dry-run            plan only: print the plan and exit (0, or 3 when refused)
+  --quota-used N       requests already sent with this key in the last 24 h
+  --state-dir DIR      where the request ledger is kept (default .assetline/)
+  --log-level LEVEL    ${LOG_LEVELS.join(', ')}
+  --log-file FILE      JSON log lines to FILE instead of stderr
+  --json               print a JSON summary on stdout at the end
+Exit codes: 0 done, 1 some steps failed, 2 invalid or locked, 3 refused, 4 stopped (credits,
+quota or budget; resumable), 5 key refused, 130/143 interrupted (resumable).`;
+
+export async function run(args: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = withUsageErrors('run', () =>
+    parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        sandbox: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        concurrency: { type: 'string' },
+        'max-credits': { type: 'string' },
+        'allow-unpriced': { type: 'boolean', default: false },
+        fresh: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        'quota-used': { type: 'string' },
+        'state-dir': { type: 'string' },
+        'log-level': { type: 'string' },
+        'log-file': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        shard: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
+  );
+  if (values.help) {
+    io.stdout(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError(`run: expected one pipeline file\n\n${HELP}`);
+  if (values.shard !== undefined) throw new UsageError('run: --shard is not available yet');
+  if (values['dry-run']) {
+    const { run: plan } = await import('./plan.js');
+    const forwarded = ['max-credits', 'quota-used', 'state-dir'].flatMap((name) => {
+      const value = values[name as 'max-credits'];
+      return value === undefined ? [] : [`--${name}`, value];
+    });
+    return plan(
+      [
+        positionals[0] as string,
+        ...forwarded,
+        ...(values['allow-unpriced'] ? ['--allow-unpriced'] : []),
+        ...(values.json ? ['--json'] : []),
+      ],
+      io,
+    );
+  }
+  const level = (values['log-level'] ?? (io.stderrIsTTY ? 'warn' : 'info')) as LogLevel;
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new UsageError(`run: --log-level expects one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  const concurrency = count('--concurrency', values.concurrency, 1);
+  const maxCredits = count('--max-credits', values['max-credits'], 0);
+  const quotaUsed = count('--quota-used', values['quota-used'], 0);
+  const [file] = positionals as [string];
+
+  const result = await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file });
+  if (!result.expansion) {
+    const problems = [...result.errors, ...result.warnings].sort(compareProblems);
+    io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing was sent\n`);
+    return EXIT.invalidPipeline;
+  }
+  const { pipeline } = result.expansion;
+
+  let sandbox: Sandbox | undefined;
+  let baseUrl: string;
+  let keyText: string;
+  if (values.sandbox) {
+    sandbox = await startSandbox();
+    baseUrl = sandbox.baseUrl;
+    keyText = DEFAULT_ACCOUNTS[0]?.key ?? '';
+  } else {
+    const connection = resolveConnection(io.env, pipeline.api.baseUrl);
+    baseUrl = connection.baseUrl;
+    keyText = io.env.ASSETLINE_API_KEY?.trim() ?? '';
+  }
+  const logFile = values['log-file'] ? path.resolve(io.cwd, values['log-file']) : undefined;
+  const logger = createRunLogger({
+    level,
+    write: logFile ? (text) => appendFileSync(logFile, text) : io.stderr,
+    readable: !logFile && io.stderrIsTTY,
+  });
+  const outRoot = values.out
+    ? path.resolve(io.cwd, values.out)
+    : pipeline.outputsDir
+      ? path.resolve(pipeline.dir, pipeline.outputsDir)
+      : path.resolve(io.cwd, 'out');
+  try {
+    const outcome = await runPipeline(result.expansion, {
+      outRoot,
+      stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+      fresh: values.fresh,
+      allowUnpriced: values['allow-unpriced'],
+      maxCredits,
+      quotaUsed,
+      concurrency,
+      baseUrl,
+      key: new SecretKey(keyText),
+      ledgerKey: keyText,
+      sandbox: sandbox !== undefined,
+      logger,
+      progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',
+      interrupt: io.signal,
+      warnings: result.warnings.map(formatProblem),
+    });
+    if (!outcome.manifest && outcome.exitCode === EXIT.preflightRefused && !values.json)
+      io.stderr(planText(outcome.plan));
+    if (values.json) {
+      const manifest = outcome.manifest;
+      const steps = manifest ? manifest.totals.steps : stepCounts([]);
+      io.stdout(
+        `${JSON.stringify({
+          status: manifest?.status ?? 'refused',
+          exit_code: outcome.exitCode,
+          credits_used: manifest?.totals.credits.used ?? 0,
+          requests_sent: manifest?.totals.requests.sent ?? 0,
+          steps,
+          manifest: outcome.manifestPath ?? null,
+          ...(!manifest && { reasons: outcome.plan.reasons }),
+        })}\n`,
+      );
+    } else if (outcome.manifest) {
+      const { totals } = outcome.manifest;
+      const s = totals.steps;
+      io.stderr(
+        `${pipeline.name}: ${outcome.manifest.status}: ${s.done} done, ${s.cached} cached, ${s.failed} failed, ${s.skipped} skipped, ${s.deferred} deferred; ` +
+          `${totals.credits.used} credits used of ${totals.credits.planned} planned, ${totals.requests.sent} requests sent; ${outcome.manifestPath}\n`,
+      );
+    }
+    return outcome.exitCode;
+  } finally {
+    await sandbox?.stop();
+  }
+}
+
+function count(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`run: ${flag} expects a whole number of at least ${min}, got "${value}"`);
+  return Number(value);
+}

@@ -1,0 +1,164 @@
+/** The manifest of a run, from what the scheduler and the client recorded. */
+import type { Plan } from '../plan/plan-model.js';
+import type { JournalFile } from './journal-records.js';
+import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
+import type { InstanceOutcome } from './run-outcome.js';
+import type { RowEntry } from './scheduler.js';
+
+export interface RequestCounters {
+  sent: number;
+  submits: number;
+  polls: number;
+  other: number;
+  retries: number;
+  ambiguous: number;
+}
+
+export function newRequestCounters(): RequestCounters {
+  return { sent: 0, submits: 0, polls: 0, other: 0, retries: 0, ambiguous: 0 };
+}
+
+export interface RunRecord {
+  readonly pipeline: string;
+  readonly pipelineFile: string;
+  readonly runId: string;
+  readonly startedAt: number;
+  readonly finishedAt: number | undefined;
+  readonly status: Manifest['status'];
+  readonly stoppedBy: string | undefined;
+  readonly exitCode: number | undefined;
+  readonly sandbox: boolean;
+  readonly baseUrl: string;
+  readonly rows: readonly RowEntry[];
+  readonly outcomes: ReadonlyMap<string, InstanceOutcome>;
+  readonly requests: RequestCounters;
+  readonly plan: Plan;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+export function stepCounts(outcomes: Iterable<InstanceOutcome>): StepCounts {
+  const counts: StepCounts = { done: 0, failed: 0, skipped: 0, deferred: 0, cached: 0 };
+  for (const outcome of outcomes) counts[outcome.status]++;
+  return counts;
+}
+
+export function buildManifest(run: RunRecord): Manifest {
+  const byModel: Record<string, { planned: number; used: number }> = {};
+  const byStep: Record<string, { planned: number; used: number }> = {};
+  const byRow: Record<string, { planned: number; used: number }> = {};
+  const add = (
+    table: Record<string, { planned: number; used: number }>,
+    key: string,
+    planned: number,
+    used: number,
+  ) => {
+    const entry = (table[key] ??= { planned: 0, used: 0 });
+    entry.planned += planned;
+    entry.used += used;
+  };
+  let used = 0;
+  let savedByCache = 0;
+  const rows: Manifest['rows'] = [];
+  for (const row of run.rows) {
+    if (!row) continue;
+    const steps: ManifestStep[] = [];
+    for (const key of row.instances) {
+      const outcome = run.outcomes.get(key);
+      if (!outcome) continue;
+      const charged = outcome.status === 'done' ? outcome.creditsUsed : 0;
+      // Planned means what this run planned to pay: nothing for what the cache covered.
+      const planned = outcome.status === 'cached' || outcome.status === 'skipped' ? 0 : outcome.creditsPlanned;
+      if (outcome.status === 'cached') savedByCache += outcome.creditsPlanned;
+      used += charged;
+      add(byModel, outcome.model ?? outcome.operation, planned, charged);
+      add(byStep, outcome.stepId, planned, charged);
+      add(byRow, outcome.rowKey, planned, charged);
+      steps.push(stepEntry(outcome, planned, charged));
+    }
+    rows.push({ key: row.key, folder: row.folder, steps });
+  }
+  const { plan } = run;
+  const quotaUsed = plan.quota.used24h === null ? null : plan.quota.used24h + run.requests.sent;
+  return {
+    schema_version: 1,
+    pipeline: run.pipeline,
+    pipeline_file: run.pipelineFile,
+    run_id: run.runId,
+    status: run.status,
+    stopped_by: run.stoppedBy ?? null,
+    exit_code: run.exitCode ?? null,
+    started_at: new Date(run.startedAt).toISOString(),
+    finished_at: iso(run.finishedAt),
+    duration_ms: run.finishedAt === undefined ? null : run.finishedAt - run.startedAt,
+    sandbox: run.sandbox,
+    base_url: run.baseUrl,
+    totals: {
+      credits: {
+        planned: plan.credits.total,
+        used,
+        estimated: plan.credits.estimated,
+        saved_by_cache: savedByCache,
+        by_model: byModel,
+        by_step: byStep,
+        by_row: byRow,
+      },
+      requests: {
+        ...run.requests,
+        planned: plan.requests.submits + plan.requests.pollsExpected,
+      },
+      quota: {
+        plan: plan.quota.plan,
+        limit: plan.quota.limit,
+        used_24h: quotaUsed,
+        remaining: plan.quota.limit === null ? null : Math.max(0, plan.quota.limit - (quotaUsed ?? run.requests.sent)),
+      },
+      steps: stepCounts(run.outcomes.values()),
+    },
+    rows,
+  };
+}
+
+function stepEntry(outcome: InstanceOutcome, planned: number, used: number): ManifestStep {
+  const file = (f: JournalFile) => ({
+    path: f.path,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    media_type: f.media_type,
+    ...(f.width !== undefined && { width: f.width }),
+    ...(f.height !== undefined && { height: f.height }),
+    ...(f.duration_seconds !== undefined && { duration_seconds: f.duration_seconds }),
+    url: f.url,
+    url_expires_at: iso(outcome.status === 'done' ? outcome.urlExpiresAt : undefined),
+  });
+  return {
+    step: outcome.stepId,
+    operation: outcome.operation,
+    model: outcome.model ?? null,
+    status: outcome.status,
+    reason: outcome.reason ?? null,
+    request_id: outcome.requestId ?? null,
+    request_ids: outcome.requestIds,
+    attempts: outcome.attempts,
+    ambiguous_attempts: outcome.ambiguous,
+    polls: outcome.polls,
+    credits: { planned, used },
+    started_at: iso(outcome.startedAt),
+    finished_at: iso(outcome.finishedAt),
+    duration_ms:
+      outcome.startedAt !== undefined && outcome.finishedAt !== undefined
+        ? outcome.finishedAt - outcome.startedAt
+        : null,
+    files: outcome.files.map(file),
+    extra_files: outcome.extraFiles.map(file),
+    error: outcome.error
+      ? {
+          kind: outcome.error.kind,
+          status: outcome.error.status ?? null,
+          code: outcome.error.code,
+          message: outcome.error.message,
+          request_id: outcome.error.requestId ?? null,
+        }
+      : null,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The manifest: what a run made, what it cost and what needs attention, per row and step, with
+ * totals. Scripts and the report read it; its JSON Schema is generated from this for them.
+ */
+import * as z from 'zod';
+
+const fileSchema = z.strictObject({
+  path: z.string().describe('Relative to the pipeline output folder.'),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  media_type: z.string(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  duration_seconds: z.number().nonnegative().optional(),
+  url: z.string().describe('Where the service served it (expires).'),
+  url_expires_at: z.string().nullable().describe('When the URL stops answering, as far as known.'),
+});
+
+const creditsPair = z.strictObject({ planned: z.number().nonnegative(), used: z.number().nonnegative() });
+
+export const STEP_STATUSES = ['done', 'cached', 'failed', 'skipped', 'deferred'] as const;
+
+const stepSchema = z.strictObject({
+  step: z.string(),
+  operation: z.string(),
+  model: z.string().nullable(),
+  status: z.enum(STEP_STATUSES),
+  reason: z.string().nullable().describe('Why skipped or deferred.'),
+  request_id: z.string().nullable(),
+  request_ids: z.array(z.string()).describe('Every video submission, oldest first.'),
+  attempts: z.number().int().nonnegative(),
+  ambiguous_attempts: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Sent without an answer: may have been charged twice where the service ignores Idempotency-Key.'),
+  polls: z.number().int().nonnegative(),
+  credits: creditsPair,
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().nonnegative().nullable(),
+  files: z.array(fileSchema),
+  extra_files: z.array(fileSchema).describe('Results of abandoned video jobs that were paid for anyway.'),
+  error: z
+    .strictObject({
+      kind: z.string(),
+      status: z.number().int().nullable(),
+      code: z.string(),
+      message: z.string(),
+      request_id: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+const countsSchema = z.strictObject({
+  done: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  deferred: z.number().int().nonnegative(),
+  cached: z.number().int().nonnegative(),
+});
+
+export const RUN_STATUSES = ['running', 'complete', 'partial', 'stopped', 'interrupted'] as const;
+
+export const manifestSchema = z.strictObject({
+  schema_version: z.literal(1),
+  pipeline: z.string(),
+  pipeline_file: z.string(),
+  run_id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  stopped_by: z.string().nullable(),
+  exit_code: z.number().int().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().nonnegative().nullable(),
+  sandbox: z.boolean(),
+  base_url: z.string(),
+  totals: z.strictObject({
+    credits: z.strictObject({
+      planned: z.number().nonnegative(),
+      used: z.number().nonnegative(),
+      estimated: z.boolean(),
+      saved_by_cache: z.number().nonnegative(),
+      by_model: z.record(z.string(), creditsPair),
+      by_step: z.record(z.string(), creditsPair),
+      by_row: z.record(z.string(), creditsPair),
+    }),
+    requests: z.strictObject({
+      sent: z.number().int().nonnegative(),
+      planned: z.number().int().nonnegative(),
+      submits: z.number().int().nonnegative(),
+      polls: z.number().int().nonnegative(),
+      other: z.number().int().nonnegative(),
+      retries: z.number().int().nonnegative(),
+      ambiguous: z.number().int().nonnegative(),
+    }),
+    quota: z.strictObject({
+      plan: z.string(),
+      limit: z.number().int().nullable(),
+      used_24h: z.number().int().nullable(),
+      remaining: z.number().int().nullable(),
+    }),
+    steps: countsSchema,
+  }),
+  rows: z.array(z.strictObject({ key: z.string(), folder: z.string(), steps: z.array(stepSchema) })),
+});
+
+export type Manifest = z.infer<typeof manifestSchema>;
+export type ManifestStep = z.infer<typeof stepSchema>;
+export type StepCounts = z.infer<typeof countsSchema>;

@@ -1,0 +1,67 @@
+/**
+ * Where a run writes: out/<pipeline>/ with the manifest, every run's manifest in runs/, the
+ * journal, the lock, and the assets at <row folder>/<step id>.<ext> (-2, -3 for further images).
+ * Row folders come from spreadsheet data made safe; every path is checked to stay inside.
+ */
+import path from 'node:path';
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'audio/mpeg': 'mp3',
+  'video/mp4': 'mp4',
+};
+
+export function extensionOf(mediaType: string): string {
+  return EXTENSIONS[mediaType] ?? 'bin';
+}
+
+export class OutputLayout {
+  readonly dir: string;
+
+  constructor(outRoot: string, pipelineName: string) {
+    this.dir = path.resolve(outRoot, pipelineName);
+  }
+
+  get manifest(): string {
+    return path.join(this.dir, 'manifest.json');
+  }
+
+  get journal(): string {
+    return path.join(this.dir, 'journal.jsonl');
+  }
+
+  get lock(): string {
+    return path.join(this.dir, '.lock');
+  }
+
+  runManifest(runId: string): string {
+    return path.join(this.dir, 'runs', `${runId}.json`);
+  }
+
+  /** The asset of output `index` (0-based) of a step in a row, without its extension. */
+  assetBase(rowFolder: string, stepId: string, index: number): string {
+    const name = index === 0 ? stepId : `${stepId}-${index + 1}`;
+    return this.inside(path.join(this.dir, rowFolder, name));
+  }
+
+  /** A path relative to the pipeline's output folder, as the manifest writes it. */
+  relative(file: string): string {
+    return path.relative(this.dir, file).split(path.sep).join('/');
+  }
+
+  absolute(relative: string): string {
+    return this.inside(path.join(this.dir, relative));
+  }
+
+  /** Refuse any path outside the output folder (row keys are made safe; this is the last guard). */
+  inside(file: string): string {
+    const resolved = path.resolve(file);
+    if (resolved !== this.dir && !resolved.startsWith(`${this.dir}${path.sep}`)) {
+      throw new Error(`refusing to write outside the output folder: ${resolved}`);
+    }
+    return resolved;
+  }
+}

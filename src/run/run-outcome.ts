@@ -1,0 +1,59 @@
+/** What happened to one step instance in a run: the manifest's per-step entry, in memory. */
+import type { Operation } from '../catalog/operations.js';
+import type { JournalFile } from './journal-records.js';
+
+export type InstanceStatus = 'done' | 'cached' | 'failed' | 'skipped' | 'deferred';
+
+export type SkipReason = 'when' | 'upstream-failed' | 'upstream-skipped';
+export type DeferReason = 'credits' | 'quota' | 'auth' | 'budget' | 'interrupted' | 'upstream-deferred';
+
+export interface FailureInfo {
+  readonly kind: string;
+  readonly status: number | undefined;
+  readonly code: string;
+  readonly message: string;
+  readonly requestId: string | undefined;
+}
+
+export interface InstanceOutcome {
+  readonly key: string;
+  readonly rowKey: string;
+  /** The row's output folder (its key made safe). */
+  readonly rowFolder: string;
+  readonly stepId: string;
+  readonly operation: Operation;
+  readonly model: string | undefined;
+  status: InstanceStatus;
+  reason?: SkipReason | DeferReason;
+  requestId?: string | undefined;
+  requestIds: string[];
+  attempts: number;
+  ambiguous: number;
+  polls: number;
+  creditsPlanned: number;
+  creditsUsed: number;
+  startedAt?: number;
+  finishedAt?: number;
+  files: JournalFile[];
+  /** When the result URLs stop answering (answered time + retention). */
+  urlExpiresAt?: number;
+  error?: FailureInfo;
+  /** Results of abandoned video jobs collected at the end. */
+  extraFiles: JournalFile[];
+}
+
+export function newOutcome(
+  fields: Pick<InstanceOutcome, 'key' | 'rowKey' | 'rowFolder' | 'stepId' | 'operation' | 'model' | 'creditsPlanned'>,
+): InstanceOutcome {
+  return {
+    ...fields,
+    status: 'deferred',
+    requestIds: [],
+    attempts: 0,
+    ambiguous: 0,
+    polls: 0,
+    creditsUsed: 0,
+    files: [],
+    extraFiles: [],
+  };
+}

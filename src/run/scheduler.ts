@@ -1,0 +1,194 @@
+/**
+ * Runs every row's steps as a DAG: an instance starts when the instances it uses are done, in its
+ * own row, whatever other rows are doing (no stage barriers). Requests go through one p-queue
+ * with the run's concurrency (and a queue per operation where the pipeline limits one, e.g.
+ * video); the queue slot is held for one request at a time, never across a wait. Rows are taken a
+ * window at a time, so 500,000 instances never become 500,000 pending closures.
+ *
+ * Stops: 402 or 429 (quota) stop dispatching and let in-flight work finish (the rest is deferred);
+ * 401 stops at once; an interrupt stops dispatching, then aborts what is in flight after a grace
+ * period. No instance is started that would take the credits past the budget.
+ */
+import PQueue from 'p-queue';
+import type { Operation } from '../catalog/operations.js';
+import type { CheckedStep } from '../pipeline/checked-pipeline.js';
+import type { Expansion, StepInstance } from '../pipeline/expansion.js';
+import type { StopSignal } from './instance-runner.js';
+import { type InstanceOutcome, newOutcome } from './run-outcome.js';
+
+export type StopReason = 'credits' | 'quota' | 'auth' | 'interrupted';
+
+export interface RowEntry {
+  readonly key: string;
+  readonly folder: string;
+  /** Instance keys, in step order. */
+  readonly instances: readonly string[];
+}
+
+export interface ScheduleResult {
+  readonly outcomes: ReadonlyMap<string, InstanceOutcome>;
+  readonly rows: readonly RowEntry[];
+  readonly stoppedBy: StopReason | undefined;
+}
+
+export type RunOne = (
+  instance: StepInstance,
+  step: CheckedStep,
+  rowFolder: string,
+  outcome: InstanceOutcome,
+  upstream: (stepId: string) => InstanceOutcome | undefined,
+  slot: <T>(request: () => Promise<T>) => Promise<T>,
+) => Promise<StopSignal>;
+
+export interface SchedulerOptions {
+  readonly expansion: Expansion;
+  /** Overrides the pipeline's total concurrency (--concurrency). */
+  readonly concurrency?: number | undefined;
+  readonly maxCredits: number | undefined;
+  readonly plannedCredits: (instance: StepInstance) => number;
+  readonly modelOf: (instance: StepInstance) => string | undefined;
+  readonly runOne: RunOne;
+  readonly onSettled?: (outcome: InstanceOutcome) => void;
+}
+
+export class Scheduler {
+  readonly #o: SchedulerOptions;
+  readonly #requests: PQueue;
+  readonly #byOperation = new Map<Operation, PQueue>();
+  readonly #outcomes = new Map<string, InstanceOutcome>();
+  readonly #rows: RowEntry[] = [];
+  #stoppedBy: StopReason | undefined;
+  #creditsUsed = 0;
+  #creditsReserved = 0;
+
+  constructor(options: SchedulerOptions) {
+    this.#o = options;
+    const { perOperation } = options.expansion.pipeline.concurrency;
+    const total = options.concurrency ?? options.expansion.pipeline.concurrency.total;
+    this.#requests = new PQueue({ concurrency: total });
+    for (const [operation, limit] of Object.entries(perOperation) as [Operation, number][]) {
+      this.#byOperation.set(operation, new PQueue({ concurrency: limit }));
+    }
+  }
+
+  get stoppedBy(): StopReason | undefined {
+    return this.#stoppedBy;
+  }
+
+  /** Stop dispatching new work (the first reason given is kept). */
+  stop(reason: StopReason): void {
+    this.#stoppedBy ??= reason;
+  }
+
+  /** Instances settled so far, for progress and the manifest while running. */
+  get outcomes(): ReadonlyMap<string, InstanceOutcome> {
+    return this.#outcomes;
+  }
+
+  get rows(): readonly RowEntry[] {
+    return this.#rows;
+  }
+
+  get creditsUsed(): number {
+    return this.#creditsUsed;
+  }
+
+  async run(): Promise<ScheduleResult> {
+    const { expansion } = this.#o;
+    const window = Math.max(8, this.#requests.concurrency * 4);
+    const rows = new PQueue({ concurrency: window });
+    for (let row = 0; row < expansion.counts.rows; row++) {
+      await rows.onSizeLessThan(window);
+      void rows.add(() => this.#runRow(row));
+    }
+    await rows.onIdle();
+    return { outcomes: this.#outcomes, rows: this.#rows, stoppedBy: this.#stoppedBy };
+  }
+
+  async #runRow(row: number): Promise<void> {
+    const { expansion } = this.#o;
+    const steps = expansion.pipeline.steps;
+    const rowKey = expansion.rowKeys[row] ?? String(row + 1);
+    const folder = expansion.rowFolder(row);
+    const byStep = new Map<string, InstanceOutcome>();
+    const settled = new Map<string, Promise<void>>();
+    const keys: string[] = [];
+    for (const [index, step] of steps.entries()) {
+      const key = `${rowKey}/${step.id}`;
+      keys.push(key);
+      const skipped = expansion.skipReason(row, index);
+      const instance = skipped ? undefined : expansion.instance(row, index);
+      const outcome = newOutcome({
+        key,
+        rowKey,
+        rowFolder: folder,
+        stepId: step.id,
+        operation: step.operation,
+        model: instance ? this.#o.modelOf(instance) : undefined,
+        creditsPlanned: instance ? this.#o.plannedCredits(instance) : 0,
+      });
+      byStep.set(step.id, outcome);
+      this.#outcomes.set(key, outcome);
+      const deps = step.dependsOn.map((id) => settled.get(id)).filter((p): p is Promise<void> => p !== undefined);
+      settled.set(
+        step.id,
+        Promise.all(deps).then(async () => {
+          if (skipped || !instance) {
+            outcome.status = 'skipped';
+            outcome.reason = skipped ?? 'when';
+          } else {
+            await this.#dispatch(instance, step, folder, outcome, byStep);
+          }
+          this.#o.onSettled?.(outcome);
+        }),
+      );
+    }
+    this.#rows[row] = { key: rowKey, folder, instances: keys };
+    await Promise.all(settled.values());
+  }
+
+  async #dispatch(
+    instance: StepInstance,
+    step: CheckedStep,
+    folder: string,
+    outcome: InstanceOutcome,
+    byStep: Map<string, InstanceOutcome>,
+  ): Promise<void> {
+    const upstream = step.dependsOn.map((id) => byStep.get(id));
+    if (upstream.some((u) => u?.status === 'failed'))
+      return void ((outcome.status = 'skipped'), (outcome.reason = 'upstream-failed'));
+    if (upstream.some((u) => u?.status === 'skipped'))
+      return void ((outcome.status = 'skipped'), (outcome.reason = 'upstream-skipped'));
+    if (upstream.some((u) => u?.status === 'deferred'))
+      return void ((outcome.status = 'deferred'), (outcome.reason = 'upstream-deferred'));
+    if (this.#stoppedBy) return void ((outcome.status = 'deferred'), (outcome.reason = this.#stoppedBy));
+    const { maxCredits } = this.#o;
+    if (maxCredits !== undefined && this.#creditsUsed + this.#creditsReserved + outcome.creditsPlanned > maxCredits) {
+      outcome.status = 'deferred';
+      outcome.reason = 'budget';
+      return;
+    }
+    this.#creditsReserved += outcome.creditsPlanned;
+    try {
+      const stop = await this.#o.runOne(
+        instance,
+        step,
+        folder,
+        outcome,
+        (id) => byStep.get(id),
+        this.#slot(instance.operation),
+      );
+      if (stop) this.stop(stop);
+    } finally {
+      this.#creditsReserved -= outcome.creditsPlanned;
+      if (outcome.status === 'done') this.#creditsUsed += outcome.creditsUsed;
+    }
+  }
+
+  #slot(operation: Operation): <T>(request: () => Promise<T>) => Promise<T> {
+    const limit = this.#byOperation.get(operation);
+    const requests = this.#requests;
+    if (!limit) return <T>(request: () => Promise<T>) => requests.add(request);
+    return <T>(request: () => Promise<T>) => limit.add(() => requests.add(request));
+  }
+}
