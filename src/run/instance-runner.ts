@@ -36,6 +36,8 @@ export interface InstanceContext {
   readonly signal: AbortSignal;
   /** The concurrency slot for one request of this operation. */
   readonly slot: CallOptions['slot'];
+  /** Told the idempotency key before it is used, so requests can be counted against the instance. */
+  readonly bind?: (idempotencyKey: string) => void;
 }
 
 /** What stops the whole run, if this instance met it. */
@@ -104,6 +106,7 @@ async function attempt(
   const unfinished = sameWork && !afterExpiry && !history?.failed && !history?.downloaded;
   const generation = sameWork ? (unfinished ? (history?.generation ?? 0) : (history?.generation ?? 0) + 1) : 0;
   const key = idempotencyKey(context.pipelineName, instance.key, print, generation);
+  context.bind?.(key);
   if (!(unfinished && history?.idempotencyKey === key)) {
     await journal.append({
       type: 'intent',

@@ -124,8 +124,11 @@ export function replay(text: string): JournalState {
         h.answer = record;
         break;
       case 'downloaded':
-        h.downloaded = record;
-        h.fingerprint ??= record.fingerprint;
+        // A result of other work (kept for the cache) is not this instance's current result.
+        if (h.fingerprint === undefined || h.fingerprint === record.fingerprint) {
+          h.downloaded = record;
+          h.fingerprint ??= record.fingerprint;
+        }
         results.delete(record.fingerprint);
         results.set(record.fingerprint, record);
         break;
@@ -144,7 +147,9 @@ export function replay(text: string): JournalState {
 async function compact(file: string, state: JournalState): Promise<void> {
   const lines: string[] = [];
   const add = (record: JournalRecord) => lines.push(`${JSON.stringify(record)}\n`);
-  const kept = new Set<unknown>();
+  const current = new Set([...state.instances.values()].map((h) => h.downloaded));
+  // Results kept only for the cache first, so each instance's own story is what replays last.
+  for (const result of state.results.values()) if (!current.has(result)) add(result);
   for (const [key, h] of state.instances) {
     if (h.fingerprint !== undefined && h.idempotencyKey !== undefined) {
       add({
@@ -161,12 +166,8 @@ async function compact(file: string, state: JournalState): Promise<void> {
     for (let i = 0; i < h.ambiguous; i++) add({ type: 'ambiguous', t: 0, key, attempt: 0, reason: 'earlier run' });
     if (h.answer) add(h.answer);
     if (h.failed) add(h.failed);
-    if (h.downloaded) {
-      add(h.downloaded);
-      kept.add(h.downloaded);
-    }
+    if (h.downloaded) add(h.downloaded);
   }
-  for (const result of state.results.values()) if (!kept.has(result)) add(result);
   const temporary = `${file}.compact`;
   const handle = await open(temporary, 'w');
   try {

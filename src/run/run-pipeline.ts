@@ -54,6 +54,8 @@ export interface RunOptions {
   readonly videoImageMaxBytes?: number;
   /** --concurrency: wins over the pipeline's total. */
   readonly concurrency?: number | undefined;
+  /** The clock for result URL freshness and the journal (tests share the sandbox's). */
+  readonly now?: () => number;
 }
 
 export interface RunResult {
@@ -127,9 +129,10 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   const inFlight = new AbortController();
   const counters = newRequestCounters();
   const ledgerBuffer: LedgerRecord[] = [];
-  const byKey = new Map<string, InstanceOutcome>();
+  /** Instances by the idempotency key of their request (resubmissions share the step's). */
+  const byIdempotencyKey = new Map<string, InstanceOutcome>();
   const outcomeOf = (key: string | undefined) =>
-    key === undefined ? undefined : byKey.get(key.replace(/\/resubmit-\d+$/, ''));
+    key === undefined ? undefined : byIdempotencyKey.get(key.replace(/\/resubmit-\d+$/, ''));
 
   const client = new ApiClient({
     baseUrl: options.baseUrl,
@@ -213,7 +216,6 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     },
     modelOf: (instance) => ('model' in instance.params ? instance.params.model : undefined),
     runOne: async (instance, step, folder, outcome, upstream, slot) => {
-      byKey.set(outcome.key, outcome);
       if (instance.operation === 'video') videosWaiting++;
       try {
         const stop = await runInstance(instance, step, folder, outcome, upstream, {
@@ -225,9 +227,10 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
           cache: prepared.cache,
           hasher: prepared.hasher,
           retentionMs: RESULT_RETENTION_MS,
-          now: Date.now,
+          now: options.now ?? Date.now,
           signal: inFlight.signal,
           slot,
+          bind: (idempotencyKey) => byIdempotencyKey.set(idempotencyKey, outcome),
         });
         if (outcome.status === 'failed')
           logger.error(

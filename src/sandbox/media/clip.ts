@@ -44,7 +44,20 @@ export interface ClipRequest {
   readonly seconds: number;
 }
 
-export async function renderClip(request: ClipRequest): Promise<Uint8Array> {
+/**
+ * One encode at a time: the encoder's WebAssembly file system is shared, and two encodes writing
+ * their output at once corrupt each other. Encoding is CPU-bound, so nothing is lost by waiting.
+ */
+let encoding: Promise<unknown> = Promise.resolve();
+let encodes = 0;
+
+export function renderClip(request: ClipRequest): Promise<Uint8Array> {
+  const next = encoding.then(() => encode(request));
+  encoding = next.catch(() => undefined);
+  return next;
+}
+
+async function encode(request: ClipRequest): Promise<Uint8Array> {
   const size = CLIP_SIZES[request.aspectRatio] ?? (CLIP_SIZES['16:9'] as { width: number; height: number });
   const still = request.startImage ?? (await promptPng(request.prompt, 0, size.width * 2, size.height * 2));
   // The source at twice the frame size, so the zoom crops into real detail.
@@ -58,6 +71,7 @@ export async function renderClip(request: ClipRequest): Promise<Uint8Array> {
     encoder.frameRate = FPS;
     encoder.quantizationParameter = 30;
     encoder.speed = 10;
+    encoder.outputFilename = `clip-${++encodes}.mp4`;
     encoder.initialize();
     const frames = Math.max(1, Math.round(request.seconds * FPS));
     for (let i = 0; i < frames; i++) {

@@ -1,0 +1,192 @@
+/**
+ * `assetline run` as cron runs it, against a sandbox in its own process (so the sandbox's
+ * counters outlive every runner): runs killed with SIGKILL at several moments and resumed never
+ * pay twice for one idempotency key; SIGTERM flushes and exits 143 within 7 s; a second run on
+ * the same folder is refused with the holder's PID; `--sandbox` runs the demo with real files.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-pipeline.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CLI = path.join(ROOT, 'dist/cli.js');
+const KEY = 'sk-e2e-run-key-00000000000';
+
+let sandbox: ChildProcess;
+let baseUrl = '';
+
+beforeAll(async () => {
+  const config = path.join(tempDir(), 'sandbox.yaml');
+  writeFileSync(
+    config,
+    `seed: 7\nkeys:\n  - { key: ${KEY}, name: e2e, plan: enterprise, quota: 100000, credits: 10000000 }\nvideo: { duration_ms: 600 }\nfaults: { latency_ms: [40, 120] }\n`,
+  );
+  sandbox = spawn(process.execPath, [CLI, 'sandbox', '--json', '--config', config]);
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    sandbox.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve((JSON.parse(out.slice(0, out.indexOf('\n'))) as { base_url: string }).base_url);
+    });
+    sandbox.on('exit', () => reject(new Error('sandbox exited')));
+  });
+});
+afterAll(() => {
+  sandbox.kill('SIGTERM');
+});
+
+const PIPELINE = (name: string, rows: number) => `version: 1
+name: ${name}
+api:
+  plan: enterprise
+  quota: 100000
+  video: { poll_interval_seconds: 0.1, expected_seconds: 1, timeout_seconds: 20 }
+  retry: { base_seconds: 0.02, cap_seconds: 0.1 }
+concurrency: 4
+rows:
+${Array.from({ length: rows }, (_, i) => `  - { sku: S${i}, name: "Product ${i}" }`).join('\n')}
+row_key: sku
+steps:
+  - id: hero
+    generate: { model: z-image-turbo, prompt: "\${{ row.name }}", width: 256, height: 256 }
+  - id: big
+    upscale: { image: "\${{ steps.hero.output }}", scale: 2 }
+  - id: clip
+    video: { model: beta-v2.5-turbo-pro-i2v, image: "\${{ steps.hero.output }}", prompt: "orbit", duration: 5 }
+  - id: voice
+    tts: { text: "Meet \${{ row.name }}" }
+`;
+// Per row: 100 + 100 + 1,500 + 10 = 1,710 credits.
+
+interface Finished {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+function startRun(dir: string, args: string[] = []): { child: ChildProcess; done: Promise<Finished> } {
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [CLI, 'run', 'pipeline.yaml', '--out', 'out', '--state-dir', 'state', ...args],
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ASSETLINE_API_KEY: KEY },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<Finished>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr, ms: Date.now() - started })),
+  );
+  return { child, done };
+}
+
+async function sandboxStats(): Promise<{
+  charges: { by_idempotency_key: Record<string, number>; without_idempotency_key: number };
+}> {
+  return (await fetch(`${baseUrl}/__sandbox/stats`)).json() as never;
+}
+
+function workspace(name: string, rows: number): string {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'pipeline.yaml'), PIPELINE(name, rows));
+  return dir;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('assetline run', () => {
+  it('resumed after SIGKILL at several moments, pays once for every idempotency key', async () => {
+    const dir = workspace('killed', 8);
+    for (const after of [300, 700, 1200, 1800]) {
+      const { child, done } = startRun(dir);
+      await sleep(after);
+      child.kill('SIGKILL');
+      expect((await done).signal).toBe('SIGKILL');
+    }
+    const last = await startRun(dir, ['--json']).done;
+    expect(last.code, last.stderr).toBe(0);
+    const summary = JSON.parse(last.stdout) as { status: string; steps: Record<string, number> };
+    expect(summary.status).toBe('complete');
+    expect((summary.steps.done ?? 0) + (summary.steps.cached ?? 0)).toBe(32);
+    for (let i = 0; i < 8; i++) {
+      for (const file of ['hero.png', 'big.png', 'clip.mp4', 'voice.mp3'])
+        expect(existsSync(path.join(dir, 'out/killed', `S${i}`, file))).toBe(true);
+    }
+    const stats = await sandboxStats();
+    const keys = Object.entries(stats.charges.by_idempotency_key).filter(([key]) => key.startsWith('al-'));
+    expect(keys.length).toBeGreaterThanOrEqual(32);
+    expect(keys.filter(([, charges]) => charges > 1)).toEqual([]);
+  });
+
+  it('on SIGTERM stops, flushes the manifest, exits 143 within 7 s, and resumes', async () => {
+    const dir = workspace('terminated', 12);
+    const { child, done } = startRun(dir);
+    await sleep(900);
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const finished = await done;
+    expect(finished.code).toBe(143);
+    expect(Date.now() - sent).toBeLessThan(7000);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'out/terminated/manifest.json'), 'utf8')) as {
+      status: string;
+      stopped_by: string;
+    };
+    expect(manifest).toMatchObject({ status: 'interrupted', stopped_by: 'interrupted' });
+    const resumed = await startRun(dir).done;
+    expect(resumed.code, resumed.stderr).toBe(0);
+  });
+
+  it('refuses a second run on the same folder (exit 2), naming the first', async () => {
+    const dir = workspace('locked', 10);
+    const first = startRun(dir);
+    await sleep(600);
+    const second = await startRun(dir).done;
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/another run is using .*: process \d+ on .*, started /);
+    expect((await first.done).code).toBe(0);
+  });
+
+  it('--sandbox runs the demo and leaves real files, without any key set', async () => {
+    const dir = tempDir();
+    const demo = readFileSync(path.join(ROOT, 'pipelines/demo.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'pipeline.yaml'), demo);
+    const child = spawn(process.execPath, [CLI, 'run', 'pipeline.yaml', '--sandbox', '--json'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      status: 'complete',
+      exit_code: 0,
+      credits_used: 2610,
+      steps: { done: 6 },
+    });
+    for (const file of ['hero.png', 'hero-2.png', 'recolor.png', 'big.png', 'cutout.png', 'teaser.mp4', 'voice.mp3']) {
+      expect(existsSync(path.join(dir, 'out/demo/DEMO-1', file))).toBe(true);
+    }
+  });
+
+  it('never falls back to the sandbox: without a key or base URL it says what to set (exit 2)', async () => {
+    const dir = workspace('nokey', 1);
+    const child = spawn(process.execPath, [CLI, 'run', 'pipeline.yaml'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(stderr).toContain('set ASSETLINE_BASE_URL');
+    expect(existsSync(path.join(dir, 'out'))).toBe(false);
+  });
+});
