@@ -16,6 +16,7 @@ import type {
 import { ApiError } from './api-error.js';
 import type { ClientEvents, RequestKind } from './client-events.js';
 import { type Downloaded, downloadResult, type ExpectedMedia } from './download.js';
+import type { EngineName } from './http-engine.js';
 import { DEFAULT_IMAGE_LIMIT, imagePayload } from './image-payload.js';
 import { classify } from './outcome-policy.js';
 import type * as z from 'zod';
@@ -35,6 +36,8 @@ export interface ClientOptions {
   readonly events?: ClientEvents;
   /** Largest start image for video (the others are 10 MB). */
   readonly videoImageMaxBytes?: number;
+  /** `fetch` lets msw stand in for the service in unit tests; `undici` (default) is the fast one. */
+  readonly engine?: EngineName;
 }
 
 export interface CallOptions {
@@ -98,6 +101,7 @@ export class ApiClient {
   readonly #events: ClientEvents;
   readonly #reader: ResponseReader;
   readonly #videoImageMaxBytes: number;
+  readonly #madeFolders = new Set<string>();
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -108,6 +112,7 @@ export class ApiClient {
       options.key,
       options.connections,
       options.timeouts ?? DEFAULT_TIMEOUTS,
+      options.engine,
     );
     this.environment = options.environment ?? REAL_ENVIRONMENT;
     this.#events = options.events ?? {};
@@ -208,10 +213,11 @@ export class ApiClient {
   /** Fetch a result URL into `destination` (no key is sent to the file host). */
   download(url: string, destination: string, expected: ExpectedMedia, call: CallOptions = {}): Promise<Downloaded> {
     return downloadResult(url, destination, expected, {
-      dispatcher: this.#transport.dispatcher,
+      engine: this.#transport.engine,
       environment: this.environment,
       backoff: this.#backoff(call),
       signal: call.signal,
+      madeFolders: this.#madeFolders,
     });
   }
 
@@ -336,7 +342,7 @@ export class ApiClient {
   }
 
   #requestId(answer: HttpAnswer): string | undefined {
-    return this.#reader.read(answer.json, 'request_id', textValue) ?? answer.headers.get('x-request-id') ?? undefined;
+    return this.#reader.read(answer.json, 'request_id', textValue) ?? answer.header('x-request-id') ?? undefined;
   }
 
   #images(answer: HttpAnswer, where: Where): readonly string[] {

@@ -1,20 +1,16 @@
 /**
  * Downloading a result: streamed to a temporary file beside its destination with its SHA-256
- * computed on the way, checked (status, content type, magic bytes, a size cap), flushed to disk
- * and renamed into place, so a file at the destination is always whole. Transient failures are
+ * computed on the way, checked (status, content type, magic bytes, a size cap), and renamed into
+ * place, so a file at the destination is always whole. Transient failures are
  * retried. Only https (plain http only for the loopback sandbox), and no credentials are sent to
  * the file host. A 404, 410 or 403 means the result has expired, and the error says so.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { Dispatcher } from 'undici';
 import { sniffImage } from '../media/sniff-image.js';
 import { ApiError } from './api-error.js';
+import type { EngineResponse, HttpEngine } from './http-engine.js';
 import { isLoopbackUrl } from './loopback.js';
 import { classify } from './outcome-policy.js';
 import { type Backoff, type RetryEnvironment, withRetries } from './retry.js';
@@ -26,7 +22,13 @@ export interface Downloaded {
   readonly bytes: number;
   readonly sha256: string;
   readonly mediaType: string;
+  /** The first bytes (up to 64 KB): enough to read an image's size without decoding it. */
+  readonly head: Uint8Array;
 }
+
+/** Bytes kept from the start of a file: image headers are well inside this. */
+const HEAD_BYTES = 64 * 1024;
+let downloads = 0;
 
 /** Largest file accepted per kind: far above real results, low enough to stop a runaway body. */
 export const MAX_BYTES: Readonly<Record<ExpectedMedia, number>> = {
@@ -58,11 +60,13 @@ export class ResultExpiredError extends Error {
 }
 
 export interface DownloadOptions {
-  readonly dispatcher: Dispatcher;
+  readonly engine: HttpEngine;
   readonly environment: RetryEnvironment;
   readonly backoff: Backoff;
   readonly signal?: AbortSignal | undefined;
   readonly maxBytes?: number | undefined;
+  /** Folders this client has made: one mkdir per folder, not per file. */
+  readonly madeFolders?: Set<string> | undefined;
 }
 
 export async function downloadResult(
@@ -95,7 +99,6 @@ export async function downloadResult(
       `results are fetched over https only (plain http only from the local sandbox), got ${protocol}`,
     );
   }
-  await mkdir(path.dirname(destination), { recursive: true });
   return withRetries((attempt) => downloadOnce(url, destination, expected, options, attempt, fail), {
     backoff: options.backoff,
     environment: options.environment,
@@ -111,13 +114,10 @@ async function downloadOnce(
   attempt: number,
   fail: (code: string, message: string, status?: number) => ApiError,
 ): Promise<Downloaded> {
-  let response: Response;
+  let response: EngineResponse;
   try {
     // No Authorization: the key is for the API, not for the file host.
-    response = await fetch(url, {
-      ...(options.signal && { signal: options.signal }),
-      dispatcher: options.dispatcher,
-    } as unknown as RequestInit);
+    response = await options.engine(url, { method: 'GET', headers: {}, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw new ApiError({
@@ -133,59 +133,65 @@ async function downloadOnce(
     });
   }
   if (response.status === 404 || response.status === 410 || response.status === 403) {
-    await response.body?.cancel();
+    await response.discard();
     throw new ResultExpiredError(url, response.status);
   }
   if (response.status !== 200) {
-    await response.body?.cancel();
+    await response.discard();
     throw fail(`http_${response.status}`, `download answered HTTP ${response.status}`, response.status);
   }
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = (response.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!CONTENT_TYPES[expected].includes(type) && !GENERIC_TYPES.includes(type)) {
-    await response.body?.cancel();
+    await response.discard();
     throw fail(
       'unexpected_content_type',
       `expected ${expected === 'image' ? 'an image' : expected === 'audio' ? 'audio' : 'a video'}, got content type "${type}"`,
     );
   }
   const limit = options.maxBytes ?? MAX_BYTES[expected];
-  const declared = Number(response.headers.get('content-length') ?? NaN);
+  const declared = Number(response.header('content-length') ?? NaN);
   if (declared > limit) {
-    await response.body?.cancel();
+    await response.discard();
     throw fail('too_large', `the result is ${declared} bytes; more than the ${limit} accepted`);
   }
 
-  const temporary = `${destination}.part-${randomBytes(4).toString('hex')}`;
+  const temporary = `${destination}.part-${process.pid}-${++downloads}`;
   const hash = createHash('sha256');
   let size = 0;
-  let head = Buffer.alloc(0);
-  const check = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      size += chunk.length;
-      if (size > limit) return done(fail('too_large', `the result passed ${limit} bytes; stopped reading`));
-      if (head.length < 16) head = Buffer.concat([head, chunk]).subarray(0, 16);
-      hash.update(chunk);
-      done(null, chunk);
-    },
+  const headChunks: Buffer[] = [];
+  let headSize = 0;
+  const handle = await openMakingFolder(temporary, options.madeFolders).catch(async (error: unknown) => {
+    await response.discard().catch(() => undefined);
+    throw error;
   });
+  const body = response.stream();
   try {
-    if (!response.body) throw fail('empty_body', 'the result has no body');
-    await pipeline(
-      Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>),
-      check,
-      createWriteStream(temporary),
-    );
+    // One write per chunk as it comes, awaited, so a slow disk slows the reading (backpressure).
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw fail('too_large', `the result passed ${limit} bytes; stopped reading`);
+      if (headSize < HEAD_BYTES) {
+        headChunks.push(chunk);
+        headSize += chunk.length;
+      }
+      hash.update(chunk);
+      await handle.write(chunk);
+    }
+    const head = Buffer.concat(headChunks).subarray(0, HEAD_BYTES);
     const mediaType = sniff(head, expected);
     if (!mediaType)
       throw fail(
         'not_a_result',
         `the bytes are not ${expected === 'image' ? 'a PNG, JPEG, WebP or GIF image' : expected === 'audio' ? 'MP3 audio' : 'an MP4 video'}`,
       );
-    const handle = await open(temporary, 'r+');
-    await handle.sync().finally(() => handle.close());
+    // No fsync: what a killed process wrote stays in the page cache, and the rename after the data
+    // keeps a power cut from showing a half file under the final name on journaling file systems.
+    await handle.close();
     await rename(temporary, destination);
-    return { path: destination, bytes: size, sha256: hash.digest('hex'), mediaType };
+    return { path: destination, bytes: size, sha256: hash.digest('hex'), mediaType, head };
   } catch (error) {
+    body.destroy();
+    await handle.close().catch(() => undefined);
     await rm(temporary, { force: true });
     if (error instanceof ApiError || options.signal?.aborted) throw error;
     throw new ApiError({
@@ -199,6 +205,26 @@ async function downloadOnce(
       kind: 'transient',
       ambiguous: false,
     });
+  }
+}
+
+/**
+ * Opens a new file for writing, making its folder first unless this client made it already. A
+ * folder removed since (by a person, or a test) is made again when the open finds it missing.
+ */
+async function openMakingFolder(file: string, madeFolders: Set<string> | undefined): Promise<FileHandle> {
+  const folder = path.dirname(file);
+  if (!madeFolders?.has(folder)) {
+    await mkdir(folder, { recursive: true });
+    madeFolders?.add(folder);
+    return open(file, 'w');
+  }
+  try {
+    return await open(file, 'w');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(folder, { recursive: true });
+    return open(file, 'w');
   }
 }
 

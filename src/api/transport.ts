@@ -1,11 +1,12 @@
 /**
- * HTTP for the client: the platform `fetch` with an undici Agent as its dispatcher (connections
- * as many as the run's concurrency, keep-alive longer than the 5 s between video polls, connect,
- * headers and body timeouts), so msw can stand in for the service in unit tests. The key is added
+ * HTTP for the client: one undici Agent (connections as many as the run's concurrency, keep-alive
+ * longer than the 5 s between video polls, connect, headers and body timeouts) driven by an engine
+ * (http-engine.ts: undici's request, or the platform fetch that msw can intercept). The key is added
  * to the request here, at dispatch, and nowhere else. Failures without an answer become ApiErrors
  * that say whether the request may have been done anyway (ambiguous) or never left (refused).
  */
 import { Agent } from 'undici';
+import { createEngine, type EngineName, type HttpEngine } from './http-engine.js';
 import { ApiError } from './api-error.js';
 import { classify } from './outcome-policy.js';
 import { parseRetryAfter } from './retry.js';
@@ -22,7 +23,7 @@ export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 120_00
 
 export interface HttpAnswer {
   readonly status: number;
-  readonly headers: Headers;
+  readonly header: (name: string) => string | null;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   readonly json: unknown;
 }
@@ -52,9 +53,16 @@ const NOT_SENT = new Set([
 export class Transport {
   readonly baseUrl: string;
   readonly dispatcher: Agent;
+  readonly engine: HttpEngine;
   readonly #key: SecretKey;
 
-  constructor(baseUrl: string, key: SecretKey, connections: number, timeouts: Timeouts = DEFAULT_TIMEOUTS) {
+  constructor(
+    baseUrl: string,
+    key: SecretKey,
+    connections: number,
+    timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    engine: EngineName = 'undici',
+  ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#key = key;
     this.dispatcher = new Agent({
@@ -65,50 +73,44 @@ export class Transport {
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,
     });
+    this.engine = createEngine(engine, this.dispatcher);
   }
 
   async send(options: SendOptions): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', authorization: this.#key.authorization() };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-    const signals = [
-      options.signal,
-      options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs),
-    ].filter((signal): signal is AbortSignal => signal !== undefined);
-    let response: Response;
+    const linked = linkedSignal(options.signal, options.timeoutMs);
     try {
-      response = await fetch(`${this.baseUrl}${options.path}`, {
+      const response = await this.engine(`${this.baseUrl}${options.path}`, {
         method: options.method,
         headers,
-        ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
-        ...(signals.length > 0 && { signal: AbortSignal.any(signals) }),
-        // The platform fetch takes an undici dispatcher; its type is not in lib.dom's RequestInit.
-        dispatcher: this.dispatcher,
-      } as unknown as RequestInit);
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: linked.signal,
+      });
+      const text = await response.text();
+      return { status: response.status, header: response.header, json: parseJson(text) };
     } catch (error) {
-      throw this.#noAnswer(error, options);
+      throw this.#noAnswer(error, options, linked.timedOut());
+    } finally {
+      linked.dispose();
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw this.#noAnswer(error, options);
-    }
-    return { status: response.status, headers: response.headers, json: parseJson(text) };
   }
 
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
 
-  #noAnswer(error: unknown, options: SendOptions): ApiError | unknown {
+  #noAnswer(error: unknown, options: SendOptions, attemptTimedOut: boolean): ApiError | unknown {
     if (options.signal?.aborted) return options.signal.reason ?? error;
-    const cause = (error as { cause?: { code?: string; name?: string } }).cause;
-    const code = cause?.code ?? (error as { name?: string }).name ?? '';
-    const timedOut = code.includes('TIMEOUT') || (error as { name?: string }).name === 'TimeoutError';
+    // fetch wraps the network error in `cause`; undici's request throws it as is.
+    // A DOMException (an abort, a time limit) has a numeric legacy `code`: only strings count.
+    const outer = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } };
+    const code = [outer.cause?.code, outer.code, outer.name].find((value) => typeof value === 'string') ?? '';
+    const timedOut = attemptTimedOut || code.includes('TIMEOUT');
     const sent = !NOT_SENT.has(code);
     const ours = timedOut ? 'timeout' : sent ? 'connection_reset' : 'connection_refused';
-    const detail = this.#key.scrub(String(cause?.code ?? (error as Error).message ?? error));
+    const detail = this.#key.scrub(code || String(outer.message ?? error));
     return new ApiError({
       method: options.method,
       path: options.path,
@@ -127,6 +129,38 @@ export class Transport {
   }
 }
 
+/**
+ * One signal for one request: the caller's (the run's) and the attempt's own time limit, undone
+ * when the request ends. AbortSignal.any with AbortSignal.timeout per request leaves a timer and a
+ * listener on the long-lived run signal for every request ever sent.
+ */
+export interface LinkedSignal {
+  readonly signal: AbortSignal | undefined;
+  readonly dispose: () => void;
+  readonly timedOut: () => boolean;
+}
+
+export function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number | undefined): LinkedSignal {
+  if (timeoutMs === undefined) return { signal: parent, dispose: () => undefined, timedOut: () => false };
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('the attempt took too long', 'TimeoutError'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
+    },
+    timedOut: () => timedOut,
+  };
+}
+
 function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
@@ -137,5 +171,5 @@ function parseJson(text: string): unknown {
 }
 
 export function retryAfterOf(answer: HttpAnswer, now: number): number | undefined {
-  return parseRetryAfter(answer.headers.get('retry-after'), now);
+  return parseRetryAfter(answer.header('retry-after'), now);
 }

@@ -58,6 +58,8 @@ export function testClient(options: Partial<ClientOptions> = {}): { client: ApiC
     key: new SecretKey(KEY),
     api: resolvedApi(),
     connections: 4,
+    // msw intercepts the platform fetch, not undici's own request().
+    engine: 'fetch',
     environment,
     events,
     ...options,

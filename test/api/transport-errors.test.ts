@@ -1,0 +1,83 @@
+/**
+ * Failures without an answer, through both engines on real sockets: whether the request may have
+ * been done (ambiguous, so a create call must not be resent without its idempotency key) or
+ * never left (refused) decides what the runner may retry.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/api-error.js';
+import type { EngineName } from '../../src/api/http-engine.js';
+import { SecretKey } from '../../src/api/secret-key.js';
+import { Transport } from '../../src/api/transport.js';
+
+const KEY = 'sk-live-TRANSPORT-TEST-99a1';
+let server: Server | undefined;
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+});
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+}
+
+/** A port nothing listens on: bind one, note it, close it. */
+async function closedPort(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+async function failure(base: string, engine: EngineName, timeoutMs?: number): Promise<ApiError> {
+  const transport = new Transport(base, new SecretKey(KEY), 1, undefined, engine);
+  try {
+    await transport.send({
+      method: 'POST',
+      path: '/v1/images/generate',
+      body: { prompt: 'x' },
+      attempt: 1,
+      poll: false,
+      timeoutMs,
+    });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  } finally {
+    await transport.close();
+  }
+  throw new Error('the request succeeded');
+}
+
+describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
+  it('a refused connection: nothing was sent, so nothing can have been charged', async () => {
+    const error = await failure(await closedPort(), engine);
+    expect(error.code).toBe('connection_refused');
+    expect(error.ambiguous).toBe(false);
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('a connection reset after the request was read: it may have been done', async () => {
+    const base = await listen((request) => {
+      request.resume();
+      request.on('end', () => request.socket.destroy());
+    });
+    const error = await failure(base, engine);
+    expect(error.code).toBe('connection_reset');
+    expect(error.ambiguous).toBe(true);
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('no answer within the attempt limit: a timeout, ambiguous', async () => {
+    const base = await listen(() => undefined);
+    const error = await failure(base, engine, 150);
+    expect(error.code).toBe('timeout');
+    expect(error.ambiguous).toBe(true);
+  });
+});
