@@ -1,6 +1,6 @@
 /** What the manifest says of a downloaded file: pixel size for images, duration for audio and video. */
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import { imageSize } from 'image-size';
 import { mp3Duration } from './mp3-duration.js';
 
 export interface MediaInfo {
@@ -9,12 +9,14 @@ export interface MediaInfo {
   readonly durationSeconds?: number;
 }
 
-export async function mediaInfo(path: string, mediaType: string): Promise<MediaInfo> {
+/**
+ * What the manifest says of a file. An image's size is read from its header without decoding it
+ * (image-size): from `head`, its first bytes, when given, else (or when the header lies further
+ * in, as a JPEG with a large EXIF block) from the whole file.
+ */
+export async function mediaInfo(path: string, mediaType: string, head?: Uint8Array): Promise<MediaInfo> {
   try {
-    if (mediaType.startsWith('image/')) {
-      const { width, height } = await sharp(path).metadata();
-      return width && height ? { width, height } : {};
-    }
+    if (mediaType.startsWith('image/')) return (head && pixelSize(head)) ?? pixelSize(await readFile(path)) ?? {};
     const bytes = await readFile(path);
     if (mediaType === 'audio/mpeg') return { durationSeconds: mp3Duration(bytes) };
     if (mediaType === 'video/mp4') {
@@ -25,6 +27,15 @@ export async function mediaInfo(path: string, mediaType: string): Promise<MediaI
     // A file we cannot read the size of is still the result; the manifest leaves it out.
   }
   return {};
+}
+
+function pixelSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  try {
+    const { width, height } = imageSize(bytes);
+    return width > 0 && height > 0 ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Seconds from the movie header (moov/mvhd) of an MP4. */
