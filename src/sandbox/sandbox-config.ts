@@ -52,6 +52,12 @@ export const sandboxConfigSchema = z.strictObject({
     })
     .optional(),
   retention_hours: z.number().positive().optional().describe('How long result URLs answer. Default 24.'),
+  media: z
+    .enum(['real', 'placeholder'])
+    .optional()
+    .describe(
+      'real (default): files made from each request. placeholder: one tiny valid file per kind, for benchmarks.',
+    ),
   faults: faultConfigSchema.optional(),
 });
 

@@ -38,6 +38,7 @@ export class Sandbox implements SandboxState {
   readonly random: SeededRandom;
   readonly video: { readonly durationMs: number; readonly pendingShare: number };
   baseUrl = '';
+  readonly media: 'real' | 'placeholder';
   readonly #server: Server;
   #counter = 0;
 
@@ -49,6 +50,7 @@ export class Sandbox implements SandboxState {
     this.accounts = new Accounts(config.keys ?? DEFAULT_ACCOUNTS);
     this.files = new FileStore((config.retention_hours ?? 24) * 3_600_000);
     this.faults = new FaultLayer(config.faults ?? {}, new SeededRandom(seed ^ 0x5bd1e995));
+    this.media = config.media ?? 'real';
     this.video = {
       durationMs: config.video?.duration_ms ?? DEFAULT_VIDEO_MS,
       pendingShare: config.video?.pending_share ?? 0.3,

@@ -8,6 +8,7 @@ import type { Operation } from '../../catalog/operations.js';
 import type { FileStore } from '../file-store.js';
 import type { FaultPlan } from '../faults.js';
 import type { Body } from '../request-fields.js';
+import { placeholder } from '../media/placeholder.js';
 import type { VideoJobs } from '../video-jobs.js';
 
 export interface SandboxState {
@@ -15,6 +16,8 @@ export interface SandboxState {
   readonly jobs: VideoJobs;
   /** The sandbox's own address, for result URLs. */
   baseUrl: string;
+  /** placeholder: every result is one tiny file made once (benchmarks). */
+  readonly media: 'real' | 'placeholder';
   now(): number;
   newId(prefix: string): string;
 }
@@ -46,5 +49,6 @@ export function resultUrl(
   render: () => Promise<Uint8Array>,
 ): string {
   const id = state.newId(mediaType === 'image/png' ? 'img' : mediaType === 'audio/mpeg' ? 'aud' : 'vid');
-  return `${state.baseUrl}${state.files.add({ id, mediaType, createdAt: state.now(), render })}`;
+  const make = state.media === 'placeholder' ? () => placeholder(mediaType) : render;
+  return `${state.baseUrl}${state.files.add({ id, mediaType, createdAt: state.now(), render: make })}`;
 }

@@ -2,6 +2,7 @@
 import { TEXT_MAX_CHARS } from '../../catalog/limits.js';
 import { DEFAULT_TTS_MODEL, findModel } from '../../catalog/models.js';
 import { OPEN_ITEMS } from '../../catalog/open-items.js';
+import { placeholderSpeech } from '../media/placeholder.js';
 import { speak } from '../media/speech.js';
 import { type Body, modelOf, optionalString, requiredText } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
@@ -32,7 +33,7 @@ export const ttsEndpoint: CreateEndpoint = {
       chargeNow: true,
       perform: () => {
         // Made now, not on download: the answer has to state its duration.
-        const speech = speak(text, voice, model === 'beta-tts');
+        const speech = state.media === 'placeholder' ? placeholderSpeech() : speak(text, voice, model === 'beta-tts');
         return {
           audio_url: resultUrl(state, 'audio/mpeg', () => Promise.resolve(speech.mp3)),
           duration_seconds: speech.durationSeconds,
