@@ -164,7 +164,9 @@ async function attempt(
     throw error;
   }
   const downloaded = { type: 'downloaded', t: context.now(), key: instance.key, fingerprint: print, files } as const;
-  await journal.append(downloaded);
+  // Not awaited to disk: if this record is lost, the next run downloads the recorded answer again
+  // (nothing is sent or paid); it goes to disk with the next group of records.
+  void journal.append(downloaded, false);
   remember(context.state, instance.key, { downloaded });
   context.cache.remember(downloaded);
   outcome.status = 'done';
@@ -251,7 +253,7 @@ async function download(
       await rename(file, wanted);
       file = wanted;
     }
-    const info = await mediaInfo(file, got.mediaType);
+    const info = await mediaInfo(file, got.mediaType, got.head);
     files.push({
       path: context.layout.relative(file),
       index,

@@ -1,12 +1,16 @@
 /**
  * Writing the manifest atomically (a temporary file, fsync, rename, fsync of the folder), so a
  * reader or a crash never sees half of one. While running it is rewritten at most every few
- * seconds, never per event: rewriting a growing file per event costs quadratic time.
+ * seconds, never per event: rewriting a growing file per event costs quadratic time. A big run's
+ * manifest takes longer to build and write, so the interval grows with that cost: writing it
+ * never takes more than a twentieth of the run.
  */
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 
 export const MANIFEST_INTERVAL_MS = 3000;
+/** The interval is at least this many times as long as the last write took. */
+const COST_FACTOR = 20;
 
 export async function writeAtomically(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
@@ -31,22 +35,36 @@ export async function writeAtomically(file: string, text: string): Promise<void>
 
 export class ThrottledWriter {
   readonly #write: () => Promise<void>;
-  #last = 0;
+  readonly #now: () => number;
+  #last = Number.NEGATIVE_INFINITY;
+  #cost = 0;
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(write: () => Promise<void>) {
+  constructor(write: () => Promise<void>, now: () => number = Date.now) {
     this.#write = write;
+    this.#now = now;
+  }
+
+  /** The time between writes now: the interval, or longer when writing has grown slow. */
+  get intervalMs(): number {
+    return Math.max(MANIFEST_INTERVAL_MS, COST_FACTOR * this.#cost);
   }
 
   /** Ask for a write: now if the last one is old enough, else once the interval has passed. */
   request(): void {
     if (this.#timer) return;
-    const wait = Math.max(0, this.#last + MANIFEST_INTERVAL_MS - Date.now());
+    const wait = Math.max(0, this.#last + this.intervalMs - this.#now());
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#last = Date.now();
-      this.#writing = this.#writing.then(this.#write).catch(() => undefined);
+      this.#last = this.#now();
+      this.#writing = this.#writing
+        .then(async () => {
+          const started = this.#now();
+          await this.#write();
+          this.#cost = this.#now() - started;
+        })
+        .catch(() => undefined);
     }, wait);
     this.#timer.unref();
   }

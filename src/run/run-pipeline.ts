@@ -5,6 +5,7 @@
  * finish with the manifest and the exit code of the contract.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { ApiClient } from '../api/api-client.js';
@@ -127,6 +128,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   const { logger } = options;
   const { layout, journal, plan } = prepared;
   const inFlight = new AbortController();
+  // Every request in flight (up to the concurrency, plus polls and downloads) listens for the stop.
+  setMaxListeners(0, inFlight.signal);
   const counters = newRequestCounters();
   const ledgerBuffer: LedgerRecord[] = [];
   /** Instances by the idempotency key of their request (resubmissions share the step's). */
@@ -138,7 +141,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     baseUrl: options.baseUrl,
     key: options.key,
     api: pipeline.api,
-    connections: options.concurrency ?? pipeline.concurrency.total,
+    // Downloads share the pool with API calls (the sandbox serves both): room for both at full concurrency.
+    connections: (options.concurrency ?? pipeline.concurrency.total) * 2,
     ...(options.videoImageMaxBytes !== undefined && { videoImageMaxBytes: options.videoImageMaxBytes }),
     events: {
       requestSent: (event) => {
