@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // End-to-end tests spawn the built CLI; they build it once in globalSetup.
     globalSetup: ['test/global-setup.ts'],
+    // Removes the temp folders each test file made.
+    setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
   },
 });

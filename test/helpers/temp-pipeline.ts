@@ -1,12 +1,21 @@
 /** Write a pipeline (and the files it reads) into a fresh temp folder and validate it. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatProblem } from '../../src/pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
 
+const made: string[] = [];
+
+/** A fresh folder, removed after the test file (test/setup.ts). */
 export function tempDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'assetline-test-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'assetline-test-'));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export async function validateYaml(
