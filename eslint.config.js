@@ -21,7 +21,14 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', performance: 'readonly', URL: 'readonly' },
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        performance: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        Buffer: 'readonly',
+      },
     },
   },
 );
