@@ -27,7 +27,11 @@ if (mode === 'runner') {
     key: new SecretKey(key),
     ledgerKey: key,
     sandbox: true,
-    logger: createRunLogger({ level: 'silent', write: () => undefined, readable: false }),
+    logger: createRunLogger({
+      level: process.env.BENCH_LOG ?? 'silent',
+      write: (t) => process.stderr.write(`${(performance.now() - started).toFixed(0)} ${t}`),
+      readable: false,
+    }),
     progress: 'off',
     interrupt: new AbortController().signal,
     warnings: [],
