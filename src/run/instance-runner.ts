@@ -196,11 +196,16 @@ async function send(
       return { urls: result.urls, requestId: result.requestId, creditsUsed: result.creditsUsed };
     }
     case 'video': {
+      // Known from the start (a resumed job) or from the submit: the manifest of a run stopped
+      // while the job works names it.
+      outcome.requestIds = [...resume];
+      outcome.requestId = resume.at(-1);
       const done = await runVideoJob(client, call.params, {
         ...options,
         resume,
         onSubmitted: async (requestId, submittedKey) => {
           outcome.requestIds.push(requestId);
+          outcome.requestId = requestId;
           await context.journal.append({
             type: 'submitted',
             t: context.now(),

@@ -10,7 +10,7 @@ import { manifestSchema } from '../../src/run/manifest-schema.js';
 import type { SandboxConfig } from '../../src/sandbox/sandbox-config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { FAST_VIDEO, runIn, workspace } from '../helpers/run-harness.js';
-import { DEMO_KEY, stats } from '../helpers/sandbox-http.js';
+import { DEMO_KEY, sleep, stats } from '../helpers/sandbox-http.js';
 
 const sandboxes: Sandbox[] = [];
 async function sandboxWith(config: SandboxConfig = {}): Promise<Sandbox> {
@@ -216,6 +216,37 @@ describe('resuming the next day', () => {
     expect(next.manifest?.totals.steps).toMatchObject({ failed: 0, done: 4, cached: 8 });
     const big = next.manifest?.rows[0]?.steps.find((step) => step.step === 'big');
     expect(big?.attempts).toBe(1);
+  });
+});
+
+describe('resuming a video job', () => {
+  it('polls a job submitted before an interrupt by its request_id, never submitting it again', async () => {
+    // The job takes 60 s on the sandbox clock: it cannot finish before the interrupt.
+    const sandbox = await sandboxWith({ video: { duration_ms: 60_000 } });
+    const ws = workspace(`version: 1
+name: clip
+${FAST_VIDEO}steps:
+  - id: teaser
+    video: { model: gamma3-fast, prompt: "a slow orbit", duration: 4 }
+`);
+    const interrupt = new AbortController();
+    const first = runIn(ws, sandbox, { interrupt: interrupt.signal });
+    while (((await stats(sandbox)).requests.by_path['/v1/video'] ?? 0) === 0) await sleep(20);
+    interrupt.abort('SIGINT');
+    const stopped = await first;
+    expect(stopped.exitCode).toBe(130);
+    expect(stopped.manifest?.status).toBe('interrupted');
+
+    sandbox.clock.advance(60_000);
+    const resumed = await runIn(ws, sandbox);
+    expect(resumed.exitCode).toBe(0);
+    const teaser = resumed.manifest?.rows[0]?.steps[0];
+    expect(teaser?.status).toBe('done');
+    expect(teaser?.files[0]?.media_type).toBe('video/mp4');
+    const seen = await stats(sandbox);
+    expect(seen.requests.by_path['/v1/video']).toBe(1);
+    expect(seen.requests.by_path['/v1/video/status']).toBeGreaterThan(0);
+    expect(teaser?.request_id).toBe(stopped.manifest?.rows[0]?.steps[0]?.request_id);
   });
 });
 
