@@ -1,9 +1,9 @@
 /**
  * Downloading a result: streamed to a temporary file beside its destination with its SHA-256
  * computed on the way, checked (status, content type, magic bytes, a size cap), and renamed into
- * place, so a file at the destination is always whole. Transient failures are
- * retried. Only https (plain http only for the loopback sandbox), and no credentials are sent to
- * the file host. A 404, 410 or 403 means the result has expired, and the error says so.
+ * place, so a file at the destination is always whole. Transient failures are retried. Only https
+ * (plain http only for the loopback sandbox), and no credentials are sent to the file host. A 404,
+ * 410 or 403 means the result has expired, and the error says so.
  */
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
@@ -184,8 +184,8 @@ async function downloadOnce(
         'not_a_result',
         `the bytes are not ${expected === 'image' ? 'a PNG, JPEG, WebP or GIF image' : expected === 'audio' ? 'MP3 audio' : 'an MP4 video'}`,
       );
-    // No fsync: what a killed process wrote stays in the page cache, and the rename after the data
-    // keeps a power cut from showing a half file under the final name on journaling file systems.
+    // No fsync per file: what a killed process wrote stays in the page cache. A file lost or cut
+    // short by a power cut fails the size check when the next run looks for it, and is made again.
     await handle.close();
     await rename(temporary, destination);
     return { path: destination, bytes: size, sha256: hash.digest('hex'), mediaType, head };

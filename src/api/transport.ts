@@ -1,5 +1,5 @@
 /**
- * HTTP for the client: one undici Agent (connections as many as the run's concurrency, keep-alive
+ * HTTP for the client: one undici Agent (as many connections as asked for, keep-alive
  * longer than the 5 s between video polls, connect, headers and body timeouts) driven by an engine
  * (http-engine.ts: undici's request, or the platform fetch that msw can intercept). The key is added
  * to the request here, at dispatch, and nowhere else. Failures without an answer become ApiErrors

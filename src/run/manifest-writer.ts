@@ -35,15 +35,13 @@ export async function writeAtomically(file: string, text: string): Promise<void>
 
 export class ThrottledWriter {
   readonly #write: () => Promise<void>;
-  readonly #now: () => number;
   #last = Number.NEGATIVE_INFINITY;
   #cost = 0;
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(write: () => Promise<void>, now: () => number = Date.now) {
+  constructor(write: () => Promise<void>) {
     this.#write = write;
-    this.#now = now;
   }
 
   /** The time between writes now: the interval, or longer when writing has grown slow. */
@@ -54,15 +52,15 @@ export class ThrottledWriter {
   /** Ask for a write: now if the last one is old enough, else once the interval has passed. */
   request(): void {
     if (this.#timer) return;
-    const wait = Math.max(0, this.#last + this.intervalMs - this.#now());
+    const wait = Math.max(0, this.#last + this.intervalMs - Date.now());
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#last = this.#now();
+      this.#last = Date.now();
       this.#writing = this.#writing
         .then(async () => {
-          const started = this.#now();
+          const started = Date.now();
           await this.#write();
-          this.#cost = this.#now() - started;
+          this.#cost = Date.now() - started;
         })
         .catch(() => undefined);
     }, wait);
