@@ -67,11 +67,10 @@ export class ThrottledWriter {
     this.#timer.unref();
   }
 
-  /** Cancel what is pending and write once more, now. */
-  async final(): Promise<void> {
+  /** Cancel what is pending and wait for a write in progress: the caller writes the last one. */
+  async stop(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#writing;
-    await this.#write();
   }
 }

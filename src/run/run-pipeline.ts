@@ -288,10 +288,12 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   const counts = stepCounts(result.outcomes.values());
   const { exitCode, status } = verdict(result.stoppedBy, counts, options.interrupt);
   const manifest = buildManifest(record(status, result.stoppedBy, exitCode, Date.now()));
-  await writer.final().catch(() => undefined);
+  await writer.stop();
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  await writeAtomically(layout.manifest, text);
-  await writeAtomically(layout.runManifest(prepared.runId), text);
+  await Promise.all([
+    writeAtomically(layout.manifest, text),
+    writeAtomically(layout.runManifest(prepared.runId), text),
+  ]);
   logger.info({ steps: counts, credits: manifest.totals.credits.used, requests: counters.sent }, `finished: ${status}`);
   return { exitCode, plan, manifest, manifestPath: layout.manifest };
 }

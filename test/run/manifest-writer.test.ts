@@ -39,16 +39,18 @@ describe('the manifest while running', () => {
     expect(MANIFEST_INTERVAL_MS).toBe(3000);
   });
 
-  it('final() cancels a pending write and writes once more, after the one in progress', async () => {
+  it('stop() cancels a pending write and waits for the one in progress, leaving a whole file', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'manifest.json');
     let n = 0;
     const writer = new ThrottledWriter(() => writeAtomically(file, `{"n":${++n}}\n`));
     writer.request();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    writer.request(); // pending for 3 s: final() replaces it
-    await writer.final();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ n: 2 });
+    writer.request(); // pending for 3 s: stop() cancels it
+    await writer.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(n).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ n: 1 });
     // No temporary file is left beside it.
     expect(readdirSync(dir)).toEqual(['manifest.json']);
   });
