@@ -76,34 +76,46 @@ export async function withRetries<T>(
   const { backoff, environment, signal } = options;
   let throttledWaits = 0;
   let attempt = 0;
+  /** After a failed try: throw what is final, else wait before the next try. */
+  const afterFailure = async (error: unknown, retriesLeft: number): Promise<void> => {
+    // Anything that is not an ApiError is a bug or an abort: never retried.
+    if (!(error instanceof ApiError) || !isRetryable(error.kind)) throw error;
+    const throttled = error.kind === 'throttled';
+    if (throttled) throttledWaits++;
+    const consumed = attempt - throttledWaits;
+    if (
+      (throttled && throttledWaits > MAX_THROTTLED_WAITS) ||
+      (!throttled && consumed >= backoff.attempts) ||
+      retriesLeft === 0
+    ) {
+      throw error;
+    }
+    const delayMs = error.retryAfterMs ?? fullJitter(Math.max(1, consumed), backoff, environment.random);
+    if (delayMs > MAX_WAIT_MS) throw error;
+    options.onRetry?.({ error, attempt, delayMs });
+    await environment.sleep(delayMs, signal);
+  };
+  const retries = backoff.attempts - 1 + MAX_THROTTLED_WAITS;
+  // The first try runs outside p-retry: nearly every call succeeds at once, and a run makes
+  // thousands, so the common path costs one call, not a retry loop's machinery.
+  signal?.throwIfAborted();
+  try {
+    attempt++;
+    return await attemptOnce(attempt);
+  } catch (error) {
+    await afterFailure(error, retries);
+  }
   return pRetry(
     async () => {
       attempt++;
       return attemptOnce(attempt);
     },
     {
-      retries: backoff.attempts - 1 + MAX_THROTTLED_WAITS,
+      retries: retries - 1,
       minTimeout: 0,
       maxTimeout: 0,
       ...(signal && { signal }),
-      onFailedAttempt: async ({ error, retriesLeft }) => {
-        // Anything that is not an ApiError is a bug or an abort: never retried.
-        if (!(error instanceof ApiError) || !isRetryable(error.kind)) throw error;
-        const throttled = error.kind === 'throttled';
-        if (throttled) throttledWaits++;
-        const consumed = attempt - throttledWaits;
-        if (
-          (throttled && throttledWaits > MAX_THROTTLED_WAITS) ||
-          (!throttled && consumed >= backoff.attempts) ||
-          retriesLeft === 0
-        ) {
-          throw error;
-        }
-        const delayMs = error.retryAfterMs ?? fullJitter(Math.max(1, consumed), backoff, environment.random);
-        if (delayMs > MAX_WAIT_MS) throw error;
-        options.onRetry?.({ error, attempt, delayMs });
-        await environment.sleep(delayMs, signal);
-      },
+      onFailedAttempt: ({ error, retriesLeft }) => afterFailure(error, retriesLeft),
     },
   );
 }
