@@ -24,36 +24,52 @@ export interface InstanceOutcome {
   readonly operation: Operation;
   readonly model: string | undefined;
   status: InstanceStatus;
-  reason?: SkipReason | DeferReason;
-  requestId?: string | undefined;
+  reason: SkipReason | DeferReason | undefined;
+  requestId: string | undefined;
   requestIds: string[];
   attempts: number;
   ambiguous: number;
   polls: number;
   creditsPlanned: number;
   creditsUsed: number;
-  startedAt?: number;
-  finishedAt?: number;
+  startedAt: number | undefined;
+  finishedAt: number | undefined;
   files: JournalFile[];
   /** When the result URLs stop answering (answered time + retention). */
-  urlExpiresAt?: number;
-  error?: FailureInfo;
+  urlExpiresAt: number | undefined;
+  error: FailureInfo | undefined;
   /** Results of abandoned video jobs collected at the end. */
   extraFiles: JournalFile[];
 }
 
+/**
+ * Every field is set here, the optional ones to undefined, so the thousands of outcomes of a run
+ * share one shape as they fill in (no spread, no fields added later).
+ */
 export function newOutcome(
   fields: Pick<InstanceOutcome, 'key' | 'rowKey' | 'rowFolder' | 'stepId' | 'operation' | 'model' | 'creditsPlanned'>,
 ): InstanceOutcome {
   return {
-    ...fields,
+    key: fields.key,
+    rowKey: fields.rowKey,
+    rowFolder: fields.rowFolder,
+    stepId: fields.stepId,
+    operation: fields.operation,
+    model: fields.model,
     status: 'deferred',
+    reason: undefined,
+    requestId: undefined,
     requestIds: [],
     attempts: 0,
     ambiguous: 0,
     polls: 0,
+    creditsPlanned: fields.creditsPlanned,
     creditsUsed: 0,
+    startedAt: undefined,
+    finishedAt: undefined,
     files: [],
+    urlExpiresAt: undefined,
+    error: undefined,
     extraFiles: [],
   };
 }
