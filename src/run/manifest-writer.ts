@@ -8,7 +8,12 @@
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 
-export const MANIFEST_INTERVAL_MS = 3000;
+/**
+ * Between two writes while running: as often as the progress lines. The manifest is for reading
+ * after a run or a crash (the journal, not the manifest, is what a resume reads), and each write
+ * builds it whole.
+ */
+export const MANIFEST_INTERVAL_MS = 10_000;
 /** The interval is at least this many times as long as the last write took. */
 const COST_FACTOR = 20;
 

@@ -14,29 +14,29 @@ describe('the manifest while running', () => {
     const writes: number[] = [];
     const writer = new ThrottledWriter(async () => void writes.push(Date.now()));
     const start = Date.now();
-    for (let t = 0; t < 10_000; t += 100) {
+    for (let t = 0; t < 35_000; t += 100) {
       writer.request();
       await vi.advanceTimersByTimeAsync(100);
     }
-    expect(writes.map((at) => at - start)).toEqual([0, 3000, 6000, 9000]);
+    expect(writes.map((at) => at - start)).toEqual([0, 10_000, 20_000, 30_000]);
   });
 
   it('waits longer when a write takes long: writing stays under a twentieth of the time', async () => {
     vi.useFakeTimers();
     const writes: number[] = [];
-    // Each write takes 400 ms (a big manifest): once that is known, the interval is 20 x 400 = 8 s.
+    // Each write takes 1.5 s (a very big manifest): once that is known, the interval is 20 x 1.5 = 30 s.
     const writer = new ThrottledWriter(async () => {
       writes.push(Date.now());
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
     });
     const start = Date.now();
-    for (let t = 0; t < 20_000; t += 100) {
+    for (let t = 0; t < 75_000; t += 100) {
       writer.request();
       await vi.advanceTimersByTimeAsync(100);
     }
-    expect(writer.intervalMs).toBe(8000);
-    expect(writes.map((at) => at - start)).toEqual([0, 3000, 11_000, 19_000]);
-    expect(MANIFEST_INTERVAL_MS).toBe(3000);
+    expect(MANIFEST_INTERVAL_MS).toBe(10_000);
+    expect(writer.intervalMs).toBe(30_000);
+    expect(writes.map((at) => at - start)).toEqual([0, 10_000, 40_000, 70_000]);
   });
 
   it('stop() cancels a pending write and waits for the one in progress, leaving a whole file', async () => {
@@ -46,7 +46,7 @@ describe('the manifest while running', () => {
     const writer = new ThrottledWriter(() => writeAtomically(file, `{"n":${++n}}\n`));
     writer.request();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    writer.request(); // pending for 3 s: stop() cancels it
+    writer.request(); // pending for 10 s: stop() cancels it
     await writer.stop();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(n).toBe(1);
