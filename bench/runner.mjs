@@ -22,6 +22,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const C = 32;
 const L = 40;
 const dir = mkdtempSync(path.join(tmpdir(), 'assetline-runner-bench-'));
+let measurements = 0;
+const sandboxes = new Set();
 
 let ok = true;
 try {
@@ -83,6 +85,7 @@ try {
   console.log(ok ? 'within targets' : 'OVER TARGET');
   process.exitCode = ok ? 0 : 1;
 } finally {
+  for (const sandbox of sandboxes) sandbox.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -105,13 +108,14 @@ function writePipeline(name, rows, operations) {
 }
 
 function worker(mode, pipeline, baseUrl) {
-  const out = path.join(dir, `out-${mode}-${path.basename(pipeline, '.yaml')}`);
+  // A fresh folder each time, all removed at the end: removing thousands of files between two
+  // measurements would bill the kernel's work for it to the next one.
+  const out = path.join(dir, `out-${++measurements}-${mode}-${path.basename(pipeline, '.yaml')}`);
   const result = spawnSync(
     process.execPath,
     [path.join(here, 'runner-worker.mjs'), mode, pipeline, out, baseUrl, KEY],
     { encoding: 'utf8', timeout: 300_000 },
   );
-  rmSync(out, { recursive: true, force: true });
   if (result.status !== 0) throw new Error(`${mode} failed:\n${result.stderr}${result.stdout}`);
   return JSON.parse(result.stdout);
 }
@@ -139,12 +143,14 @@ function startSandbox(latency) {
   const child = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'sandbox', '--json', '--config', config], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Stopped in the main block, or in its finally when a measurement throws.
+  const stop = () => child.kill('SIGTERM');
+  sandboxes.add({ stop });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      if (out.includes('\n'))
-        resolve({ baseUrl: JSON.parse(out.slice(0, out.indexOf('\n'))).base_url, stop: () => child.kill('SIGTERM') });
+      if (out.includes('\n')) resolve({ baseUrl: JSON.parse(out.slice(0, out.indexOf('\n'))).base_url, stop });
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
