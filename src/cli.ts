@@ -22,7 +22,7 @@ Commands:
   validate <pipeline.yaml>... [--json]   check pipelines; print every problem as file:line:col
   plan <pipeline.yaml> [--json]          credits, requests and quota; refuse what does not fit
   run <pipeline.yaml> [--sandbox] [...]  plan, then run every step, download, write the manifest
-  schema [pipeline]                      print the JSON Schema of pipeline files
+  schema [pipeline|manifest]             print the JSON Schema of pipelines or of manifests
   sandbox [--port N] [--config F]        start the local API emulator; print its URL and keys
 
 Exit codes: 0 ok, 1 steps failed, 2 invalid pipeline or usage, 3 refused by the plan,

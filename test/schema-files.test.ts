@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pipelineJsonSchema } from '../src/pipeline/schema/json-schema.js';
 import { validatePipelineFile } from '../src/pipeline/validate-pipeline.js';
+import { manifestJsonSchema } from '../src/run/manifest-json-schema.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -11,6 +12,13 @@ describe('schemas/pipeline.schema.json', () => {
   it('is up to date (run `npm run schemas` after changing the zod schema)', () => {
     const checkedIn = readFileSync(path.join(ROOT, 'schemas/pipeline.schema.json'), 'utf8');
     expect(checkedIn).toBe(`${JSON.stringify(pipelineJsonSchema(), null, 2)}\n`);
+  });
+});
+
+describe('schemas/manifest.schema.json', () => {
+  it('is up to date (run `npm run schemas` after changing the zod schema)', () => {
+    const checkedIn = readFileSync(path.join(ROOT, 'schemas/manifest.schema.json'), 'utf8');
+    expect(checkedIn).toBe(`${JSON.stringify(manifestJsonSchema(), null, 2)}\n`);
   });
 });
 

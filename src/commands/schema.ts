@@ -1,13 +1,18 @@
-/** `assetline schema [pipeline]`: the JSON Schema for editors (yaml-language-server) and other tools. */
+/**
+ * `assetline schema [pipeline|manifest]`: the JSON Schema of pipeline files, for editors
+ * (yaml-language-server), or of the manifest a run writes, for scripts that read it.
+ */
 
 import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { pipelineJsonSchema } from '../pipeline/schema/json-schema.js';
+import { manifestJsonSchema } from '../run/manifest-json-schema.js';
 
 const SCHEMAS: Readonly<Record<string, () => object>> = {
   pipeline: pipelineJsonSchema,
+  manifest: manifestJsonSchema,
 };
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {

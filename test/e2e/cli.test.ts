@@ -80,10 +80,10 @@ describe('assetline validate', () => {
 });
 
 describe('assetline schema', () => {
-  it('prints the checked-in pipeline schema', () => {
-    const { code, stdout } = assetline('schema', 'pipeline');
+  it.each(['pipeline', 'manifest'])('prints the checked-in %s schema', (name) => {
+    const { code, stdout } = assetline('schema', name);
     expect(code).toBe(0);
-    expect(stdout).toBe(readFileSync(path.join(ROOT, 'schemas/pipeline.schema.json'), 'utf8'));
+    expect(stdout).toBe(readFileSync(path.join(ROOT, `schemas/${name}.schema.json`), 'utf8'));
   });
 
   it('refuses an unknown schema name', () => {

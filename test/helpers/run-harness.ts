@@ -7,6 +7,7 @@ import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
 import { createRunLogger } from '../../src/run/run-logger.js';
 import { type RunOptions, type RunResult, runPipeline } from '../../src/run/run-pipeline.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { assertPublishedManifestFile } from './manifest-validator.js';
 import { DEMO_KEY } from './sandbox-http.js';
 import { tempDir } from './temp-pipeline.js';
 
@@ -43,7 +44,7 @@ export async function runIn(
   if (!validated.expansion) throw new Error(`invalid pipeline:\n${validated.errors.map(formatProblem).join('\n')}`);
   const { apiKey, ...overrides } = options;
   const key = apiKey ?? DEMO_KEY;
-  return runPipeline(validated.expansion, {
+  const result = await runPipeline(validated.expansion, {
     outRoot: ws.out,
     stateDir: ws.state,
     fresh: false,
@@ -59,6 +60,9 @@ export async function runIn(
     now: () => sandbox.now(),
     ...overrides,
   });
+  // Every manifest a test run writes must fit the schema we publish.
+  if (result.manifestPath) assertPublishedManifestFile(result.manifestPath);
+  return result;
 }
 
 /** Loopback polling that does not make a test wait 5 s per poll (jobs take 0.1 s in these sandboxes). */
