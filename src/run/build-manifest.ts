@@ -2,6 +2,7 @@
 import type { Plan } from '../plan/plan-model.js';
 import type { JournalFile } from './journal-records.js';
 import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
+import { countSteps, tallyCredits } from './manifest-totals.js';
 import type { InstanceOutcome } from './run-outcome.js';
 import type { RowEntry } from './scheduler.js';
 
@@ -44,20 +45,6 @@ export function stepCounts(outcomes: Iterable<InstanceOutcome>): StepCounts {
 }
 
 export function buildManifest(run: RunRecord): Manifest {
-  const byModel: Record<string, { planned: number; used: number }> = {};
-  const byStep: Record<string, { planned: number; used: number }> = {};
-  const byRow: Record<string, { planned: number; used: number }> = {};
-  const add = (
-    table: Record<string, { planned: number; used: number }>,
-    key: string,
-    planned: number,
-    used: number,
-  ) => {
-    const entry = (table[key] ??= { planned: 0, used: 0 });
-    entry.planned += planned;
-    entry.used += used;
-  };
-  let used = 0;
   let savedByCache = 0;
   const rows: Manifest['rows'] = [];
   for (const row of run.rows) {
@@ -70,14 +57,11 @@ export function buildManifest(run: RunRecord): Manifest {
       // Planned means what this run planned to pay: nothing for what the cache covered.
       const planned = outcome.status === 'cached' || outcome.status === 'skipped' ? 0 : outcome.creditsPlanned;
       if (outcome.status === 'cached') savedByCache += outcome.creditsPlanned;
-      used += charged;
-      add(byModel, outcome.model ?? outcome.operation, planned, charged);
-      add(byStep, outcome.stepId, planned, charged);
-      add(byRow, outcome.rowKey, planned, charged);
       steps.push(stepEntry(outcome, planned, charged));
     }
     rows.push({ key: row.key, folder: row.folder, steps });
   }
+  const credits = tallyCredits(rows);
   const { plan } = run;
   const quotaUsed = plan.quota.used24h === null ? null : plan.quota.used24h + run.requests.sent;
   return {
@@ -96,12 +80,12 @@ export function buildManifest(run: RunRecord): Manifest {
     totals: {
       credits: {
         planned: plan.credits.total,
-        used,
+        used: credits.used,
         estimated: plan.credits.estimated,
         saved_by_cache: savedByCache,
-        by_model: byModel,
-        by_step: byStep,
-        by_row: byRow,
+        by_model: credits.by_model,
+        by_step: credits.by_step,
+        by_row: credits.by_row,
       },
       requests: {
         ...run.requests,
@@ -113,24 +97,15 @@ export function buildManifest(run: RunRecord): Manifest {
         used_24h: quotaUsed,
         remaining: plan.quota.limit === null ? null : Math.max(0, plan.quota.limit - (quotaUsed ?? run.requests.sent)),
       },
-      steps: stepCounts(run.outcomes.values()),
+      steps: countSteps(rows),
     },
     rows,
   };
 }
 
 function stepEntry(outcome: InstanceOutcome, planned: number, used: number): ManifestStep {
-  const file = (f: JournalFile) => ({
-    path: f.path,
-    bytes: f.bytes,
-    sha256: f.sha256,
-    media_type: f.media_type,
-    ...(f.width !== undefined && { width: f.width }),
-    ...(f.height !== undefined && { height: f.height }),
-    ...(f.duration_seconds !== undefined && { duration_seconds: f.duration_seconds }),
-    url: f.url,
-    url_expires_at: iso(outcome.status === 'done' ? outcome.urlExpiresAt : undefined),
-  });
+  const expiresAt = iso(outcome.status === 'done' ? outcome.urlExpiresAt : undefined);
+  const file = (f: JournalFile) => fileEntry(f, expiresAt);
   return {
     step: outcome.stepId,
     operation: outcome.operation,
@@ -160,5 +135,19 @@ function stepEntry(outcome: InstanceOutcome, planned: number, used: number): Man
           request_id: outcome.error.requestId ?? null,
         }
       : null,
+  };
+}
+
+export function fileEntry(f: JournalFile, urlExpiresAt: string | null): ManifestStep['files'][number] {
+  return {
+    path: f.path,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    media_type: f.media_type,
+    ...(f.width !== undefined && { width: f.width }),
+    ...(f.height !== undefined && { height: f.height }),
+    ...(f.duration_seconds !== undefined && { duration_seconds: f.duration_seconds }),
+    url: f.url,
+    url_expires_at: urlExpiresAt,
   };
 }

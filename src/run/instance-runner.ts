@@ -115,6 +115,9 @@ async function attempt(
       fingerprint: print,
       generation,
       idempotency_key: key,
+      operation: outcome.operation,
+      model: outcome.model ?? null,
+      credits_planned: outcome.creditsPlanned,
     });
     remember(context.state, instance.key, { fingerprint: print, generation, idempotencyKey: key });
   }

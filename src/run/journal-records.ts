@@ -25,6 +25,10 @@ export type JournalRecord =
       readonly fingerprint: string;
       readonly generation: number;
       readonly idempotency_key: string;
+      /** What the work is, so a report can be rebuilt from the journal alone (absent before 0.1). */
+      readonly operation?: string;
+      readonly model?: string | null;
+      readonly credits_planned?: number;
     }
   | {
       readonly type: 'submitted';
@@ -72,10 +76,19 @@ export interface InstanceHistory {
   /** How many intents with a recorded outcome came before: the next idempotency key's generation. */
   generation: number;
   idempotencyKey?: string;
+  /** What the latest intent said the work is. */
+  work?: InstanceWork;
   /** Every video submission, oldest first. */
   requestIds: string[];
   answer?: Extract<JournalRecord, { type: 'answered' }>;
   downloaded?: Extract<JournalRecord, { type: 'downloaded' }>;
   failed?: Extract<JournalRecord, { type: 'failed' }>;
   ambiguous: number;
+}
+
+/** A step instance's operation, model and planned credits, as its intent recorded them. */
+export interface InstanceWork {
+  readonly operation: string;
+  readonly model: string | null;
+  readonly creditsPlanned: number;
 }

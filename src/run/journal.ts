@@ -100,7 +100,7 @@ export function replay(text: string): JournalState {
     return found;
   };
   for (const line of text.split('\n')) {
-    const record = parse(line);
+    const record = parseJournalLine(line);
     if (!record || record.type === 'run') continue;
     const h = history(record.key);
     switch (record.type) {
@@ -116,6 +116,12 @@ export function replay(text: string): JournalState {
         h.fingerprint = record.fingerprint;
         h.generation = record.generation;
         h.idempotencyKey = record.idempotency_key;
+        if (record.operation !== undefined)
+          h.work = {
+            operation: record.operation,
+            model: record.model ?? null,
+            creditsPlanned: record.credits_planned ?? 0,
+          };
         break;
       case 'submitted':
         h.requestIds.push(record.request_id);
@@ -159,6 +165,11 @@ async function compact(file: string, state: JournalState): Promise<void> {
         fingerprint: h.fingerprint,
         generation: h.generation,
         idempotency_key: h.idempotencyKey,
+        ...(h.work && {
+          operation: h.work.operation,
+          model: h.work.model,
+          credits_planned: h.work.creditsPlanned,
+        }),
       });
     }
     for (const id of h.requestIds)
@@ -182,7 +193,8 @@ async function compact(file: string, state: JournalState): Promise<void> {
   });
 }
 
-function parse(line: string): JournalRecord | undefined {
+/** One journal line, or undefined for a blank line or one cut short by a kill. */
+export function parseJournalLine(line: string): JournalRecord | undefined {
   if (line.trim() === '') return undefined;
   try {
     const record = JSON.parse(line) as JournalRecord;
