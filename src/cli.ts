@@ -12,6 +12,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   validate: () => import('./commands/validate.js'),
   plan: () => import('./commands/plan.js'),
   run: () => import('./commands/run.js'),
+  report: () => import('./commands/report.js'),
   schema: () => import('./commands/schema.js'),
   sandbox: () => import('./commands/sandbox.js'),
 };
@@ -22,6 +23,7 @@ Commands:
   validate <pipeline.yaml>... [--json]   check pipelines; print every problem as file:line:col
   plan <pipeline.yaml> [--json]          credits, requests and quota; refuse what does not fit
   run <pipeline.yaml> [--sandbox] [...]  plan, then run every step, download, write the manifest
+  report <run-dir> [--html|--md]         what a run made and cost, and what needs attention
   schema [pipeline|manifest]             print the JSON Schema of pipelines or of manifests
   sandbox [--port N] [--config F]        start the local API emulator; print its URL and keys
 

@@ -15,6 +15,9 @@ import { EXIT, UsageError } from '../errors.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
 import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { planText } from '../plan/plan-text.js';
+import { publishToGitHub } from '../report/github-run.js';
+import { reportText } from '../report/report-text.js';
+import { summarize } from '../report/run-summary.js';
 import { stepCounts } from '../run/build-manifest.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
 import { runPipeline } from '../run/run-pipeline.js';
@@ -164,13 +167,17 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         })}\n`,
       );
     } else if (outcome.manifest) {
-      const { totals } = outcome.manifest;
-      const s = totals.steps;
       io.stderr(
-        `${pipeline.name}: ${outcome.manifest.status}: ${s.done} done, ${s.cached} cached, ${s.failed} failed, ${s.skipped} skipped, ${s.deferred} deferred; ` +
-          `${totals.credits.used} credits used of ${totals.credits.planned} planned, ${totals.requests.sent} requests sent; ${outcome.manifestPath}\n`,
+        `\n${reportText(summarize(outcome.manifest))}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
       );
     }
+    await publishToGitHub(io, {
+      pipeline,
+      validationWarnings: result.warnings,
+      plan: outcome.plan,
+      manifest: outcome.manifest,
+      exitCode: outcome.exitCode,
+    });
     return outcome.exitCode;
   } finally {
     await sandbox?.stop();

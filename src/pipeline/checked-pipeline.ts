@@ -15,6 +15,7 @@ import type { Operation } from '../catalog/operations.js';
 import type { PipelineInput } from './schema/pipeline-schema.js';
 import { durationToMs } from './schema/value-schemas.js';
 import type { ParsedTemplate } from './template/template-syntax.js';
+import type { FilePosition } from './problem.js';
 import type { DataPath } from './yaml/yaml-locator.js';
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -44,6 +45,8 @@ export interface CheckedStep {
   readonly when: StepField | undefined;
   readonly retries: number;
   readonly timeoutMs: number;
+  /** Where the step starts in the pipeline file: failures are annotated there in CI. */
+  readonly position: FilePosition;
   /** Ids of the earlier steps whose outputs this one uses, in the same row. */
   readonly dependsOn: readonly string[];
 }

@@ -113,6 +113,7 @@ class StepCompiler {
       when: this.#compileWhen(step, stepPath),
       retries: stepRetries(this.#c.input, step.retries),
       timeoutMs: stepTimeoutMs(this.#c.input, step.timeout),
+      position: this.#c.locator.locate(stepPath),
       dependsOn: [...dependsOn],
     };
   }

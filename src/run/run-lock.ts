@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { LockedError } from '../errors.js';
 
-interface LockInfo {
+export interface LockInfo {
   readonly pid: number;
   readonly host: string;
   readonly started_at: string;
@@ -48,6 +48,12 @@ export class RunLock {
     if (holder?.pid === this.#info.pid && holder.started_at === this.#info.started_at)
       await rm(this.#file, { force: true });
   }
+}
+
+/** Who holds the lock of an output folder, and whether that process still runs (for reports). */
+export async function lockHolder(file: string): Promise<(LockInfo & { alive: boolean }) | undefined> {
+  const info = await readLock(file);
+  return info && { ...info, alive: isAlive(info) };
 }
 
 async function readLock(file: string): Promise<LockInfo | undefined> {

@@ -25,6 +25,8 @@ import { runInstance } from './instance-runner.js';
 import { Journal } from './journal.js';
 import type { Manifest } from './manifest-schema.js';
 import { ThrottledWriter, writeAtomically } from './manifest-writer.js';
+import { reportHtml } from '../report/report-html.js';
+import { summarize } from '../report/run-summary.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { ResultCache } from './result-cache.js';
@@ -293,6 +295,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   await Promise.all([
     writeAtomically(layout.manifest, text),
     writeAtomically(layout.runManifest(prepared.runId), text),
+    writeAtomically(layout.report, reportHtml(summarize(manifest))),
   ]);
   logger.info({ steps: counts, credits: manifest.totals.credits.used, requests: counters.sent }, `finished: ${status}`);
   return { exitCode, plan, manifest, manifestPath: layout.manifest };

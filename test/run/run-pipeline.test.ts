@@ -75,6 +75,7 @@ describe('a run', () => {
       'B2/voice.mp3',
       'journal.jsonl',
       'manifest.json',
+      'report.html',
     ]);
     const manifest = manifestSchema.parse(JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')));
     expect(manifest.status).toBe('complete');

@@ -1,0 +1,251 @@
+/**
+ * report.html: one self-contained file beside the assets (no network needed to view it) with what
+ * needs attention first (failures, possible double charges), the cost tables, then a gallery per
+ * row. Media are linked by relative path, never embedded, and load lazily: images with
+ * loading="lazy", audio and video only once scrolled near, so a report of 1,000 rows opens fast.
+ */
+import { bytes, duration, fileLine, n } from './format.js';
+import { quotaText } from './report-text.js';
+import type { CostLine, RunSummary, StepRef } from './run-summary.js';
+import { statusLine } from './run-summary.js';
+import type { ManifestStep } from '../run/manifest-schema.js';
+
+export function reportHtml(summary: RunSummary, notes: readonly string[] = []): string {
+  const { manifest, counts, credits, requests } = summary;
+  const title = `assetline: ${manifest.pipeline}: ${manifest.status}`;
+  const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
+  const body: string[] = [];
+  body.push(
+    `<header><h1>${esc(manifest.pipeline)} <span class="status ${manifest.status}">${manifest.status}${exit}</span></h1>`,
+    `<p>${esc(statusLine(manifest))}. Run <code>${esc(manifest.run_id)}</code>, started ${esc(manifest.started_at)}, took ${duration(manifest.duration_ms)}${manifest.sandbox ? ', against the sandbox' : ''}.</p>`,
+    ...notes.map((note) => `<p class="note">${esc(note)}</p>`),
+    '<dl class="totals">',
+    stat(
+      'Steps',
+      `${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
+    ),
+    stat('Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`),
+    stat('Saved by the cache', `${n(credits.savedByCache)} credits (${n(counts.cached)} steps reused)`),
+    stat(
+      'Requests',
+      `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${n(requests.submits)} submits, ${n(requests.polls)} polls, ${n(requests.other)} other; ${n(requests.retries)} retries`,
+    ),
+    stat(
+      'May have been charged twice',
+      `${n(summary.ambiguous.length)} steps (${n(requests.ambiguous)} attempts without an answer)`,
+    ),
+    stat('Quota', quotaText(summary.quota)),
+    '</dl></header>',
+  );
+  body.push(
+    refTable(
+      `Failed (${n(summary.failures.length)})`,
+      'failures',
+      summary.failures,
+      ['Row', 'Step', 'Model', 'Error', 'Message', 'Request'],
+      (ref) => {
+        const error = ref.step.error;
+        return [
+          rowLink(ref),
+          esc(ref.step.step),
+          esc(ref.step.model ?? ref.step.operation),
+          error ? `<code>${esc(error.code)}</code>${error.status === null ? '' : ` HTTP ${error.status}`}` : '',
+          esc(error?.message ?? ''),
+          esc(error?.request_id ?? ref.step.request_id ?? ''),
+        ];
+      },
+    ),
+    refTable(
+      `May have been charged twice (${n(summary.ambiguous.length)})`,
+      'ambiguous',
+      summary.ambiguous,
+      ['Row', 'Step', 'Unanswered attempts', 'Request'],
+      (ref) => [rowLink(ref), esc(ref.step.step), n(ref.step.ambiguous_attempts), esc(ref.step.request_id ?? '')],
+    ),
+    refTable(
+      `Paid results of abandoned video jobs (${n(summary.extraFiles.length)})`,
+      'extra',
+      summary.extraFiles,
+      ['Row', 'Step', 'Files'],
+      (ref) => [
+        rowLink(ref),
+        esc(ref.step.step),
+        ref.step.extra_files.map((file) => mediaLink(file.path, file.path)).join(', '),
+      ],
+    ),
+  );
+  if (summary.reasons.size > 0) {
+    body.push('<section><h2>Not run</h2><table><thead><tr><th>Why</th><th>Steps</th></tr></thead><tbody>');
+    for (const [reason, howMany] of summary.reasons)
+      body.push(`<tr><td>${esc(reason)}</td><td class="num">${n(howMany)}</td></tr>`);
+    body.push('</tbody></table></section>');
+  }
+  body.push(
+    '<section id="credits"><h2>Credits</h2><div class="tables">',
+    costTable('Model', credits.byModel),
+    costTable('Step', credits.byStep),
+    '</div>',
+    `<details><summary>By row (${n(credits.byRow.length)})</summary>${costTable('Row', credits.byRow)}</details>`,
+    '</section>',
+  );
+  body.push(`<section id="gallery"><h2>Gallery (${n(manifest.rows.length)} rows)</h2>`);
+  manifest.rows.forEach((row, index) => {
+    body.push(`<section class="row" id="row-${index}"><h3>${esc(row.key)}</h3><div class="cards">`);
+    for (const step of row.steps) body.push(card(row.key, step));
+    body.push('</div></section>');
+  });
+  body.push('</section>');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="assetline">
+<title>${esc(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body.join('\n')}
+<script>${LAZY_MEDIA}</script>
+</body>
+</html>
+`;
+}
+
+function card(row: string, step: ManifestStep): string {
+  const credits = `${n(step.credits.used)} of ${n(step.credits.planned)} credits`;
+  const head = `<figcaption><b>${esc(step.step)}</b> <span class="status ${step.status}">${step.status}</span><br>${esc(step.model ?? step.operation)} · ${credits}`;
+  if (step.status === 'failed' || step.error) {
+    const error = step.error;
+    const text = error
+      ? `<code>${esc(error.code)}</code>${error.status === null ? '' : ` HTTP ${error.status}`}: ${esc(error.message)}`
+      : 'failed';
+    return `<figure class="card ${step.status}"><div class="error">${text}</div>${head}</figcaption></figure>`;
+  }
+  if (step.files.length === 0) {
+    const why = step.reason ? `${step.status}: ${step.reason}` : 'no file';
+    return `<figure class="card ${step.status}"><div class="empty">${esc(why)}</div>${head}</figcaption></figure>`;
+  }
+  return step.files
+    .map((file, i) => {
+      const label = `${row} / ${step.step}${step.files.length > 1 ? ` #${i + 1}` : ''}`;
+      return `<figure class="card ${step.status}">${media(file, label)}${head}<br>${esc(fileLine(file))}</figcaption></figure>`;
+    })
+    .join('');
+}
+
+function media(file: ManifestStep['files'][number], label: string): string {
+  const href = assetHref(file.path);
+  if (!href) return `<div class="empty">file outside the output folder: ${esc(file.path)}</div>`;
+  const [kind] = file.media_type.split('/');
+  if (kind === 'image') {
+    const size = file.width && file.height ? ` width="${file.width}" height="${file.height}"` : '';
+    return `<a class="thumb" href="${href}"><img src="${href}" alt="${esc(label)}" loading="lazy" decoding="async"${size}></a>`;
+  }
+  if (kind === 'audio')
+    return `<div class="player"><audio controls preload="none" data-lazy src="${href}" aria-label="${esc(label)}"></audio></div>`;
+  if (kind === 'video')
+    return `<video class="thumb" controls playsinline preload="none" data-lazy src="${href}" aria-label="${esc(label)}"></video>`;
+  return `<div class="empty">${mediaLink(file.path, `${file.media_type}, ${bytes(file.bytes)}`)}</div>`;
+}
+
+function mediaLink(path: string, text: string): string {
+  const href = assetHref(path);
+  return href ? `<a href="${href}">${esc(text)}</a>` : esc(text);
+}
+
+/**
+ * A manifest path as a link relative to the report, or undefined when it could lead outside the
+ * output folder (absolute, `..`, a scheme): a tampered manifest must not point the page elsewhere.
+ */
+export function assetHref(path: string): string | undefined {
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes(':')))
+    return undefined;
+  return segments.map(encodeURIComponent).join('/');
+}
+
+function rowLink(ref: StepRef): string {
+  return `<a href="#row-${ref.rowIndex}">${esc(ref.row)}</a>`;
+}
+
+function stat(name: string, value: string): string {
+  return `<div><dt>${esc(name)}</dt><dd>${esc(value)}</dd></div>`;
+}
+
+function costTable(title: string, lines: readonly CostLine[]): string {
+  const rows = lines
+    .map(
+      (line) =>
+        `<tr><td>${esc(line.name)}</td><td class="num">${n(line.planned)}</td><td class="num">${n(line.used)}</td></tr>`,
+    )
+    .join('');
+  return `<table><thead><tr><th>${title}</th><th>Planned</th><th>Used</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function refTable(
+  title: string,
+  id: string,
+  refs: readonly StepRef[],
+  header: readonly string[],
+  cells: (ref: StepRef) => readonly string[],
+): string {
+  if (refs.length === 0) return '';
+  const rows = refs
+    .map(
+      (ref) =>
+        `<tr>${cells(ref)
+          .map((cell) => `<td>${cell}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `<section id="${id}" class="attention"><h2>${esc(title)}</h2><table><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+export function esc(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+// Audio and video start with preload="none" and fetch their metadata once near the viewport:
+// a thousand players asking for their files at once would stall the page.
+const LAZY_MEDIA = `
+const lazy = document.querySelectorAll('[data-lazy]');
+const wake = (el) => { el.removeAttribute('data-lazy'); el.preload = 'metadata'; el.load(); };
+if ('IntersectionObserver' in window) {
+  const seen = new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) { seen.unobserve(entry.target); wake(entry.target); }
+  }, { rootMargin: '400px' });
+  lazy.forEach((el) => seen.observe(el));
+} else lazy.forEach(wake);
+`;
+
+const STYLE = `
+:root { color-scheme: light dark; --line: #8884; --muted: #888; font-family: system-ui, sans-serif; }
+body { margin: 0 auto; max-width: 1400px; padding: 1rem 1.5rem 4rem; line-height: 1.4; }
+h1 { margin-bottom: .25rem; } h2 { margin-top: 2rem; border-bottom: 1px solid var(--line); }
+.note { border-left: 4px solid #d90; padding: .25rem .75rem; }
+.totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: .5rem 1.5rem; }
+.totals dt { color: var(--muted); font-size: .85rem; } .totals dd { margin: 0; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; } th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.tables { display: flex; flex-wrap: wrap; gap: 2rem; }
+.attention h2 { color: #c22; }
+.status { font-size: .75rem; padding: .1rem .4rem; border-radius: .3rem; background: #8883; vertical-align: middle; }
+.status.complete, .status.done { background: #2a63; } .status.cached { background: #28c3; }
+.status.failed, .status.partial { background: #d223; } .status.deferred, .status.stopped, .status.interrupted { background: #d903; }
+.row { content-visibility: auto; contain-intrinsic-size: auto 320px; }
+.cards { display: flex; flex-wrap: wrap; gap: 1rem; }
+.card { margin: 0; width: 200px; font-size: .8rem; }
+.card.failed { outline: 2px solid #d22; }
+.thumb { display: block; width: 200px; height: 200px; object-fit: contain; background-color: #fff;
+  background-image: conic-gradient(#ccc 25%, #fff 0 50%, #ccc 0 75%, #fff 0); background-size: 16px 16px; }
+.thumb img { width: 100%; height: 100%; object-fit: contain; }
+.player { display: flex; align-items: center; height: 200px; } .player audio { width: 200px; }
+.empty, .error { display: flex; align-items: center; justify-content: center; width: 200px; height: 200px; padding: .5rem; box-sizing: border-box; background: #8882; text-align: center; overflow: auto; }
+.error { background: #d222; }
+`;

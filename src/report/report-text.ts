@@ -1,0 +1,81 @@
+/**
+ * The cost report as a person reads it in a terminal or a cron mail: headline, cost against the
+ * plan, then what needs attention. Long tables are cut to their largest lines; the HTML report
+ * and `report --md` have them whole.
+ */
+import { textTable } from '../cli/text-table.js';
+import { count, duration, n, where } from './format.js';
+import type { CostLine, RunSummary, StepRef } from './run-summary.js';
+import { statusLine } from './run-summary.js';
+
+const ROWS_SHOWN = 10;
+const ISSUES_SHOWN = 20;
+
+export function reportText(summary: RunSummary, notes: readonly string[] = []): string {
+  const { manifest, counts, credits, requests, quota } = summary;
+  const out: string[] = [];
+  out.push(
+    `${manifest.pipeline}: ${manifest.status}${manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`}: ${statusLine(manifest)}`,
+  );
+  out.push(`  run        ${manifest.run_id}${manifest.sandbox ? ' (sandbox)' : ''}, ${duration(manifest.duration_ms)}`);
+  for (const note of notes) out.push(`  note       ${note}`);
+  out.push(
+    `  steps      ${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
+  );
+  out.push(
+    `  credits    ${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned` +
+      (credits.savedByCache > 0 ? `; ${n(credits.savedByCache)} saved by ${count(counts.cached, 'cached step')}` : ''),
+  );
+  out.push(
+    `  requests   ${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${n(requests.submits)} submits, ${n(requests.polls)} polls, ${n(requests.other)} other; ${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`,
+  );
+  out.push(`  quota      ${quotaText(quota)}`);
+  out.push('');
+  out.push(costTable('model', credits.byModel));
+  out.push(costTable('step', credits.byStep));
+  if (credits.byRow.length > 1) {
+    const title =
+      credits.byRow.length > ROWS_SHOWN ? `row (the ${ROWS_SHOWN} costliest of ${n(credits.byRow.length)})` : 'row';
+    out.push(costTable(title, credits.byRow.slice(0, ROWS_SHOWN)));
+  }
+  issues(out, `failed (${n(summary.failures.length)})`, summary.failures, (ref) => {
+    const error = ref.step.error;
+    return `${where(ref.row, ref.step)}: ${error ? `${error.code}${error.status === null ? '' : ` (HTTP ${error.status})`}: ${error.message}` : 'failed'}`;
+  });
+  issues(
+    out,
+    `may have been charged twice (${n(summary.ambiguous.length)}): sent again after no answer`,
+    summary.ambiguous,
+    (ref) =>
+      `${where(ref.row, ref.step)}: ${count(ref.step.ambiguous_attempts, 'unanswered attempt')}${ref.step.request_id ? `, request ${ref.step.request_id}` : ''}`,
+  );
+  issues(
+    out,
+    `paid results of abandoned video jobs (${n(summary.extraFiles.length)})`,
+    summary.extraFiles,
+    (ref) => `${where(ref.row, ref.step)}: ${ref.step.extra_files.map((file) => file.path).join(', ')}`,
+  );
+  if (summary.reasons.size > 0) {
+    out.push('', 'not run:');
+    for (const [reason, howMany] of summary.reasons) out.push(`  ${n(howMany)} ${reason}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function quotaText(quota: RunSummary['quota']): string {
+  if (quota.limit === null) return `${quota.plan}: limit unknown`;
+  const used = quota.used_24h === null ? '' : ` (${n(quota.used_24h)} used in the last 24 h)`;
+  return `${quota.plan}: ${n(quota.remaining ?? 0)} of ${n(quota.limit)} requests left${used}`;
+}
+
+function costTable(title: string, lines: readonly CostLine[]): string {
+  const rows = [[`by ${title}`, 'planned', 'used'], ...lines.map((line) => [line.name, n(line.planned), n(line.used)])];
+  return `${textTable(rows, [false, true, true])}\n`;
+}
+
+function issues(out: string[], title: string, refs: readonly StepRef[], line: (ref: StepRef) => string): void {
+  if (refs.length === 0) return;
+  out.push('', `${title}:`);
+  for (const ref of refs.slice(0, ISSUES_SHOWN)) out.push(`  ${line(ref)}`);
+  if (refs.length > ISSUES_SHOWN) out.push(`  ... and ${n(refs.length - ISSUES_SHOWN)} more (see report.html)`);
+}

@@ -1,0 +1,109 @@
+/**
+ * What a person wants from a run in the morning, computed once from its manifest for every way
+ * the report is shown (terminal, Markdown, HTML, GitHub annotations): what it made, what it cost
+ * against the plan, and what needs attention, failures first.
+ */
+import type { Manifest, ManifestStep, StepCounts } from '../run/manifest-schema.js';
+
+export interface CostLine {
+  readonly name: string;
+  readonly planned: number;
+  readonly used: number;
+}
+
+export interface StepRef {
+  readonly row: string;
+  /** The row's place in the manifest: the HTML report's anchor. */
+  readonly rowIndex: number;
+  readonly step: ManifestStep;
+}
+
+export interface RunSummary {
+  readonly manifest: Manifest;
+  readonly counts: StepCounts;
+  readonly instances: number;
+  readonly credits: {
+    readonly planned: number;
+    readonly used: number;
+    readonly estimated: boolean;
+    readonly savedByCache: number;
+    readonly byModel: readonly CostLine[];
+    readonly byStep: readonly CostLine[];
+    /** Most credits used first. */
+    readonly byRow: readonly CostLine[];
+  };
+  readonly requests: Manifest['totals']['requests'];
+  readonly quota: Manifest['totals']['quota'];
+  readonly failures: readonly StepRef[];
+  /** Deferred: not sent because the run stopped (credits, quota, budget, key, interrupt). */
+  readonly deferred: readonly StepRef[];
+  readonly skipped: readonly StepRef[];
+  /** Sent without an answer at least once: may have been charged twice. */
+  readonly ambiguous: readonly StepRef[];
+  /** Results of abandoned video jobs that were paid for anyway. */
+  readonly extraFiles: readonly StepRef[];
+  /** Reasons for deferred and skipped steps, with how many steps each. */
+  readonly reasons: ReadonlyMap<string, number>;
+}
+
+export function summarize(manifest: Manifest): RunSummary {
+  const { totals } = manifest;
+  const failures: StepRef[] = [];
+  const deferred: StepRef[] = [];
+  const skipped: StepRef[] = [];
+  const ambiguous: StepRef[] = [];
+  const extraFiles: StepRef[] = [];
+  const reasons = new Map<string, number>();
+  let instances = 0;
+  manifest.rows.forEach((row, rowIndex) => {
+    for (const step of row.steps) {
+      instances++;
+      const ref = { row: row.key, rowIndex, step };
+      if (step.status === 'failed') failures.push(ref);
+      if (step.status === 'deferred') deferred.push(ref);
+      if (step.status === 'skipped') skipped.push(ref);
+      if (step.ambiguous_attempts > 0) ambiguous.push(ref);
+      if (step.extra_files.length > 0) extraFiles.push(ref);
+      if (step.status === 'deferred' || step.status === 'skipped') {
+        const reason = `${step.status}: ${step.reason ?? 'unknown'}`;
+        reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+      }
+    }
+  });
+  const lines = (table: Record<string, { planned: number; used: number }>) =>
+    Object.entries(table).map(([name, { planned, used }]) => ({ name, planned, used }));
+  return {
+    manifest,
+    counts: totals.steps,
+    instances,
+    credits: {
+      planned: totals.credits.planned,
+      used: totals.credits.used,
+      estimated: totals.credits.estimated,
+      savedByCache: totals.credits.saved_by_cache,
+      byModel: lines(totals.credits.by_model),
+      byStep: lines(totals.credits.by_step),
+      byRow: lines(totals.credits.by_row).sort((a, b) => b.used - a.used || b.planned - a.planned),
+    },
+    requests: totals.requests,
+    quota: totals.quota,
+    failures,
+    deferred,
+    skipped,
+    ambiguous,
+    extraFiles,
+    reasons,
+  };
+}
+
+/** What a run's status means for the person reading, in a few words. */
+export function statusLine(manifest: Manifest): string {
+  const meaning: Record<Manifest['status'], string> = {
+    complete: 'every step is done',
+    partial: 'some steps failed; the next run sends them again',
+    stopped: 'stopped early (credits, quota, budget or key); the next run resumes',
+    interrupted: 'interrupted; the next run resumes where it stopped',
+    running: 'still running',
+  };
+  return meaning[manifest.status];
+}
