@@ -7,7 +7,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { FilePosition } from '../pipeline/problem.js';
-import { n } from './format.js';
+import { count, n } from './format.js';
 import type { RunSummary, StepRef } from './run-summary.js';
 
 /** Annotations past these are summed up in one more line; GitHub would drop them anyway. */
@@ -80,13 +80,13 @@ export function runAnnotations(
     annotations.push({
       level: 'warning',
       title: `assetline: ${pipeline}: stopped early`,
-      message: `${n(deferred)} steps were not sent (${[...summary.reasons.keys()].filter((r) => r.startsWith('deferred')).join(', ')}); the next run resumes them`,
+      message: `${count(deferred, 'step')} ${deferred === 1 ? 'was' : 'were'} not sent (${[...summary.reasons.keys()].filter((r) => r.startsWith('deferred')).join(', ')}); the next run resumes them`,
     });
   if (summary.ambiguous.length > 0)
     annotations.push({
       level: 'warning',
       title: `assetline: ${pipeline}: possible double charges`,
-      message: `${n(summary.ambiguous.length)} steps were sent again after a request got no answer: check the credits used against the service's records`,
+      message: `${count(summary.ambiguous.length, 'step')} ${summary.ambiguous.length === 1 ? 'was' : 'were'} sent again after a request got no answer: check the credits used against the service's records`,
     });
   return annotations;
 }

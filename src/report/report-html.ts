@@ -5,13 +5,12 @@
  * loading="lazy", audio and video only once scrolled near, so a report of 1,000 rows opens fast.
  */
 import { bytes, duration, fileLine, n } from './format.js';
-import { quotaText } from './report-text.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { statusLine } from './run-summary.js';
+import { headlineFigures, statusLine } from './run-summary.js';
 import type { ManifestStep } from '../run/manifest-schema.js';
 
 export function reportHtml(summary: RunSummary, notes: readonly string[] = []): string {
-  const { manifest, counts, credits, requests } = summary;
+  const { manifest, credits } = summary;
   const title = `assetline: ${manifest.pipeline}: ${manifest.status}`;
   const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
   const body: string[] = [];
@@ -20,21 +19,7 @@ export function reportHtml(summary: RunSummary, notes: readonly string[] = []): 
     `<p>${esc(statusLine(manifest))}. Run <code>${esc(manifest.run_id)}</code>, started ${esc(manifest.started_at)}, took ${duration(manifest.duration_ms)}${manifest.sandbox ? ', against the sandbox' : ''}.</p>`,
     ...notes.map((note) => `<p class="note">${esc(note)}</p>`),
     '<dl class="totals">',
-    stat(
-      'Steps',
-      `${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
-    ),
-    stat('Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`),
-    stat('Saved by the cache', `${n(credits.savedByCache)} credits (${n(counts.cached)} steps reused)`),
-    stat(
-      'Requests',
-      `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${n(requests.submits)} submits, ${n(requests.polls)} polls, ${n(requests.other)} other; ${n(requests.retries)} retries`,
-    ),
-    stat(
-      'May have been charged twice',
-      `${n(summary.ambiguous.length)} steps (${n(requests.ambiguous)} attempts without an answer)`,
-    ),
-    stat('Quota', quotaText(summary.quota)),
+    ...headlineFigures(summary).map(([label, value]) => stat(label, value)),
     '</dl></header>',
   );
   body.push(

@@ -3,15 +3,14 @@
  * (which takes at most 1 MiB per step, so long lists are cut and point to report.html).
  */
 import { duration, n } from './format.js';
-import { quotaText } from './report-text.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { statusLine } from './run-summary.js';
+import { headlineFigures, statusLine } from './run-summary.js';
 
 const ROWS_SHOWN = 50;
 const ISSUES_SHOWN = 50;
 
 export function reportMarkdown(summary: RunSummary, notes: readonly string[] = []): string {
-  const { manifest, counts, credits, requests } = summary;
+  const { manifest, credits } = summary;
   const out: string[] = [];
   const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
   out.push(`## assetline: ${md(manifest.pipeline)}: ${manifest.status}${exit}`, '');
@@ -21,17 +20,8 @@ export function reportMarkdown(summary: RunSummary, notes: readonly string[] = [
   );
   for (const note of notes) out.push(`> ${md(note)}`, '');
   out.push('| | |', '|---|---|');
-  out.push(
-    `| Steps | ${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred |`,
-  );
-  out.push(
-    `| Credits | ${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned |`,
-    `| Saved by the cache | ${n(credits.savedByCache)} credits (${n(counts.cached)} steps reused) |`,
-    `| Requests | ${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${n(requests.submits)} submits, ${n(requests.polls)} polls, ${n(requests.other)} other; ${n(requests.retries)} retries |`,
-    `| May have been charged twice | ${n(summary.ambiguous.length)} steps (${n(requests.ambiguous)} attempts without an answer) |`,
-    `| Quota | ${md(quotaText(summary.quota))} |`,
-    '',
-  );
+  for (const [label, value] of headlineFigures(summary)) out.push(`| ${label} | ${md(value)} |`);
+  out.push('');
   refTable(
     out,
     `Failed (${n(summary.failures.length)})`,

@@ -6,30 +6,23 @@
 import { textTable } from '../cli/text-table.js';
 import { count, duration, n, where } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { statusLine } from './run-summary.js';
+import { headlineFigures, statusLine } from './run-summary.js';
 
 const ROWS_SHOWN = 10;
 const ISSUES_SHOWN = 20;
 
 export function reportText(summary: RunSummary, notes: readonly string[] = []): string {
-  const { manifest, counts, credits, requests, quota } = summary;
+  const { manifest, credits } = summary;
   const out: string[] = [];
   out.push(
     `${manifest.pipeline}: ${manifest.status}${manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`}: ${statusLine(manifest)}`,
   );
-  out.push(`  run        ${manifest.run_id}${manifest.sandbox ? ' (sandbox)' : ''}, ${duration(manifest.duration_ms)}`);
-  for (const note of notes) out.push(`  note       ${note}`);
-  out.push(
-    `  steps      ${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
-  );
-  out.push(
-    `  credits    ${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned` +
-      (credits.savedByCache > 0 ? `; ${n(credits.savedByCache)} saved by ${count(counts.cached, 'cached step')}` : ''),
-  );
-  out.push(
-    `  requests   ${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${n(requests.submits)} submits, ${n(requests.polls)} polls, ${n(requests.other)} other; ${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`,
-  );
-  out.push(`  quota      ${quotaText(quota)}`);
+  const figures = [
+    ['run:', `${manifest.run_id}${manifest.sandbox ? ' (sandbox)' : ''}, ${duration(manifest.duration_ms)}`],
+    ...notes.map((note) => ['note:', note]),
+    ...headlineFigures(summary).map(([label, value]) => [`${label.toLowerCase()}:`, value]),
+  ];
+  out.push(textTable(figures, [false, false]));
   out.push('');
   out.push(costTable('model', credits.byModel));
   out.push(costTable('step', credits.byStep));
@@ -60,12 +53,6 @@ export function reportText(summary: RunSummary, notes: readonly string[] = []): 
     for (const [reason, howMany] of summary.reasons) out.push(`  ${n(howMany)} ${reason}`);
   }
   return `${out.join('\n')}\n`;
-}
-
-export function quotaText(quota: RunSummary['quota']): string {
-  if (quota.limit === null) return `${quota.plan}: limit unknown`;
-  const used = quota.used_24h === null ? '' : ` (${n(quota.used_24h)} used in the last 24 h)`;
-  return `${quota.plan}: ${n(quota.remaining ?? 0)} of ${n(quota.limit)} requests left${used}`;
 }
 
 function costTable(title: string, lines: readonly CostLine[]): string {

@@ -4,6 +4,7 @@
  * against the plan, and what needs attention, failures first.
  */
 import type { Manifest, ManifestStep, StepCounts } from '../run/manifest-schema.js';
+import { count, n } from './format.js';
 
 export interface CostLine {
   readonly name: string;
@@ -106,4 +107,36 @@ export function statusLine(manifest: Manifest): string {
     running: 'still running',
   };
   return meaning[manifest.status];
+}
+
+/**
+ * The headline figures, labelled, in the order every form of the report shows them. Text only:
+ * each renderer escapes it for its format.
+ */
+export function headlineFigures(summary: RunSummary): [label: string, value: string][] {
+  const { counts, credits, requests, quota } = summary;
+  const figures: [string, string][] = [
+    [
+      'Steps',
+      `${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
+    ],
+    ['Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`],
+    ['Saved by the cache', `${n(credits.savedByCache)} credits (${count(counts.cached, 'step')} reused)`],
+    [
+      'Requests',
+      `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${n(requests.other)} other; ${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`,
+    ],
+    [
+      'May have been charged twice',
+      `${count(summary.ambiguous.length, 'step')} (${count(requests.ambiguous, 'attempt')} without an answer)`,
+    ],
+    ['Quota', quotaText(quota)],
+  ];
+  return figures;
+}
+
+export function quotaText(quota: Manifest['totals']['quota']): string {
+  if (quota.limit === null) return `${quota.plan}: limit unknown`;
+  const used = quota.used_24h === null ? '' : ` (${n(quota.used_24h)} used in the last 24 h)`;
+  return `${quota.plan}: ${n(quota.remaining ?? 0)} of ${n(quota.limit)} requests left${used}`;
 }

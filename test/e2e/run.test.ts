@@ -4,10 +4,11 @@
  * pay twice for one idempotency key; SIGTERM flushes and exits 143 within 7 s; a second run on
  * the same folder is refused with the holder's PID; `--sandbox` runs the demo with real files.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertPublishedManifestFile } from '../helpers/manifest-validator.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -94,6 +95,11 @@ async function sandboxStats(): Promise<{
   return (await fetch(`${baseUrl}/__sandbox/stats`)).json() as never;
 }
 
+function report(dir: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, 'report', ...args], { cwd: dir, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 function workspace(name: string, rows: number): string {
   const dir = tempDir();
   writeFileSync(path.join(dir, 'pipeline.yaml'), PIPELINE(name, rows));
@@ -142,6 +148,44 @@ describe('assetline run', () => {
     expect(manifest).toMatchObject({ status: 'interrupted', stopped_by: 'interrupted' });
     const resumed = await startRun(dir).done;
     expect(resumed.code, resumed.stderr).toBe(0);
+  });
+
+  it('a run killed with SIGKILL is reported from its manifest and journal, or from the journal alone', async () => {
+    const dir = workspace('reported', 6);
+    const { child, done } = startRun(dir);
+    await sleep(1500);
+    child.kill('SIGKILL');
+    await done;
+    const out = path.join(dir, 'out/reported');
+    const left = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as { status: string };
+    expect(left.status).toBe('running');
+    assertPublishedManifestFile(path.join(out, 'manifest.json'));
+    const downloaded = new Set(
+      readFileSync(path.join(out, 'journal.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"type":"downloaded"'))
+        .map((line) => (JSON.parse(line) as { key: string }).key),
+    );
+
+    const text = report(dir, 'out/reported');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('reported: interrupted: interrupted; the next run resumes where it stopped');
+    expect(text.stdout).toContain('The run stopped without finishing its manifest (killed or crashed)');
+    expect(text.stdout).toMatch(new RegExp(`steps: +${downloaded.size} done, 0 cached`));
+    expect(report(dir, 'out/reported', '--md').stdout).toMatch(/^## assetline: reported: interrupted\n/);
+    const html = report(dir, 'out/reported', '--html');
+    expect(html.stdout).toBe(`${path.join('out', 'reported', 'report.html')}\n`);
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<section id="gallery">');
+
+    rmSync(path.join(out, 'manifest.json'));
+    const rebuilt = report(dir, 'out/reported');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stdout).toContain('rebuilt from its journal');
+    expect(rebuilt.stdout).toMatch(new RegExp(`steps: +${downloaded.size} done, 0 cached`));
+
+    const resumed = await startRun(dir, ['--json']).done;
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete' });
+    expect(report(dir, 'out/reported').stdout).toContain('reported: complete (exit 0): every step is done');
   });
 
   it('refuses a second run on the same folder (exit 2), naming the first', async () => {
