@@ -23,13 +23,12 @@ export function reportText(summary: RunSummary, notes: readonly string[] = []): 
     ...headlineFigures(summary).map(([label, value]) => [`${label.toLowerCase()}:`, value]),
   ];
   out.push(textTable(figures, [false, false]));
-  out.push('');
-  out.push(costTable('model', credits.byModel));
-  out.push(costTable('step', credits.byStep));
+  out.push('', costTable('model', credits.byModel));
+  out.push('', costTable('step', credits.byStep));
   if (credits.byRow.length > 1) {
     const title =
       credits.byRow.length > ROWS_SHOWN ? `row (the ${ROWS_SHOWN} costliest of ${n(credits.byRow.length)})` : 'row';
-    out.push(costTable(title, credits.byRow.slice(0, ROWS_SHOWN)));
+    out.push('', costTable(title, credits.byRow.slice(0, ROWS_SHOWN)));
   }
   issues(out, `failed (${n(summary.failures.length)})`, summary.failures, (ref) => {
     const error = ref.step.error;
@@ -57,7 +56,7 @@ export function reportText(summary: RunSummary, notes: readonly string[] = []): 
 
 function costTable(title: string, lines: readonly CostLine[]): string {
   const rows = [[`by ${title}`, 'planned', 'used'], ...lines.map((line) => [line.name, n(line.planned), n(line.used)])];
-  return `${textTable(rows, [false, true, true])}\n`;
+  return textTable(rows, [false, true, true]);
 }
 
 function issues(out: string[], title: string, refs: readonly StepRef[], line: (ref: StepRef) => string): void {

@@ -121,14 +121,16 @@ export function headlineFigures(summary: RunSummary): [label: string, value: str
       `${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
     ],
     ['Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`],
-    ['Saved by the cache', `${n(credits.savedByCache)} credits (${count(counts.cached, 'step')} reused)`],
+    ['Cached', `${count(counts.cached, 'step')} reused, ${n(credits.savedByCache)} credits saved`],
     [
       'Requests',
       `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${n(requests.other)} other; ${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`,
     ],
     [
-      'May have been charged twice',
-      `${count(summary.ambiguous.length, 'step')} (${count(requests.ambiguous, 'attempt')} without an answer)`,
+      'Unanswered',
+      summary.ambiguous.length === 0
+        ? 'none: every request was answered'
+        : `${count(summary.ambiguous.length, 'step')} sent again after no answer (${count(requests.ambiguous, 'attempt')}): may have been charged twice`,
     ],
     ['Quota', quotaText(quota)],
   ];

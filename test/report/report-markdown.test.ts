@@ -50,9 +50,9 @@ describe('reportText', () => {
         '  note: a note',
         '  steps: 2 done, 1 cached, 1 failed, 1 skipped, 1 deferred',
         '  credits: 200 used of ~600 planned',
-        '  saved by the cache: 100 credits (1 step reused)',
+        '  cached: 1 step reused, 100 credits saved',
         '  requests: 6 sent of ~5 planned: 5 submits, 0 polls, 0 other; 1 retry',
-        '  may have been charged twice: 1 step (1 attempt without an answer)',
+        '  unanswered: 1 step sent again after no answer (1 attempt): may have been charged twice',
         '  quota: pro: 894 of 1,000 requests left (106 used in the last 24 h)',
       ]),
     );
