@@ -34,3 +34,5 @@ export function fileLine(file: ManifestStep['files'][number]): string {
 export function where(row: string, step: ManifestStep): string {
   return `${row} / ${step.step}`;
 }
+
+export const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -4,7 +4,7 @@
  * row. Media are linked by relative path, never embedded, and load lazily: images with
  * loading="lazy", audio and video only once scrolled near, so a report of 1,000 rows opens fast.
  */
-import { bytes, duration, fileLine, n } from './format.js';
+import { bytes, capitalize, count, duration, fileLine, n } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
 import { headlineFigures, statusLine } from './run-summary.js';
 import type { ManifestStep } from '../run/manifest-schema.js';
@@ -16,7 +16,7 @@ export function reportHtml(summary: RunSummary, notes: readonly string[] = []): 
   const body: string[] = [];
   body.push(
     `<header><h1>${esc(manifest.pipeline)} <span class="status ${manifest.status}">${manifest.status}${exit}</span></h1>`,
-    `<p>${esc(statusLine(manifest))}. Run <code>${esc(manifest.run_id)}</code>, started ${esc(manifest.started_at)}, took ${duration(manifest.duration_ms)}${manifest.sandbox ? ', against the sandbox' : ''}.</p>`,
+    `<p>${esc(capitalize(statusLine(manifest)))}. Run <code>${esc(manifest.run_id)}</code>, started ${esc(manifest.started_at)}, took ${duration(manifest.duration_ms)}${manifest.sandbox ? ', against the sandbox' : ''}.</p>`,
     ...notes.map((note) => `<p class="note">${esc(note)}</p>`),
     '<dl class="totals">',
     ...headlineFigures(summary).map(([label, value]) => stat(label, value)),
@@ -73,7 +73,7 @@ export function reportHtml(summary: RunSummary, notes: readonly string[] = []): 
     `<details><summary>By row (${n(credits.byRow.length)})</summary>${costTable('Row', credits.byRow)}</details>`,
     '</section>',
   );
-  body.push(`<section id="gallery"><h2>Gallery (${n(manifest.rows.length)} rows)</h2>`);
+  body.push(`<section id="gallery"><h2>Gallery (${count(manifest.rows.length, 'row')})</h2>`);
   manifest.rows.forEach((row, index) => {
     body.push(`<section class="row" id="row-${index}"><h3>${esc(row.key)}</h3><div class="cards">`);
     for (const step of row.steps) body.push(card(row.key, step));
@@ -98,14 +98,16 @@ ${body.join('\n')}
 }
 
 function card(row: string, step: ManifestStep): string {
-  const credits = `${n(step.credits.used)} of ${n(step.credits.planned)} credits`;
-  const head = `<figcaption><b>${esc(step.step)}</b> <span class="status ${step.status}">${step.status}</span><br>${esc(step.model ?? step.operation)} · ${credits}`;
+  const caption = (detail: string) =>
+    `<figcaption><b>${esc(step.step)}</b> <span class="status ${step.status}">${step.status}</span><br>${esc(step.model ?? step.operation)} · ${detail}`;
+  // A step's credits pay for all its files: shown once, on the first.
+  const head = caption(`${n(step.credits.used)} of ${n(step.credits.planned)} credits`);
   if (step.status === 'failed' || step.error) {
     const error = step.error;
     const text = error
       ? `<code>${esc(error.code)}</code>${error.status === null ? '' : ` HTTP ${error.status}`}: ${esc(error.message)}`
       : 'failed';
-    return `<figure class="card ${step.status}"><div class="error">${text}</div>${head}</figcaption></figure>`;
+    return `<figure class="card ${step.status}"><div class="error"><p>${text}</p></div>${head}</figcaption></figure>`;
   }
   if (step.files.length === 0) {
     const why = step.reason ? `${step.status}: ${step.reason}` : 'no file';
@@ -114,7 +116,8 @@ function card(row: string, step: ManifestStep): string {
   return step.files
     .map((file, i) => {
       const label = `${row} / ${step.step}${step.files.length > 1 ? ` #${i + 1}` : ''}`;
-      return `<figure class="card ${step.status}">${media(file, label)}${head}<br>${esc(fileLine(file))}</figcaption></figure>`;
+      const text = i === 0 ? head : caption(`file ${i + 1} of ${step.files.length}`);
+      return `<figure class="card ${step.status}">${media(file, label)}${text}<br>${esc(fileLine(file))}</figcaption></figure>`;
     })
     .join('');
 }
@@ -197,10 +200,11 @@ export function esc(text: string): string {
 }
 
 // Audio and video start with preload="none" and fetch their metadata once near the viewport:
-// a thousand players asking for their files at once would stall the page.
+// a thousand players asking for their files at once would stall the page. Raising preload starts
+// the load by itself; calling load() as well would fetch each file twice.
 const LAZY_MEDIA = `
 const lazy = document.querySelectorAll('[data-lazy]');
-const wake = (el) => { el.removeAttribute('data-lazy'); el.preload = 'metadata'; el.load(); };
+const wake = (el) => { el.removeAttribute('data-lazy'); el.preload = 'metadata'; };
 if ('IntersectionObserver' in window) {
   const seen = new IntersectionObserver((entries) => {
     for (const entry of entries) if (entry.isIntersecting) { seen.unobserve(entry.target); wake(entry.target); }
@@ -223,12 +227,15 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .status { font-size: .75rem; padding: .1rem .4rem; border-radius: .3rem; background: #8883; vertical-align: middle; }
 .status.complete, .status.done { background: #2a63; } .status.cached { background: #28c3; }
 .status.failed, .status.partial { background: #d223; } .status.deferred, .status.stopped, .status.interrupted { background: #d903; }
-.row { content-visibility: auto; contain-intrinsic-size: auto 320px; }
+.row { content-visibility: auto; contain-intrinsic-size: auto 340px; }
 .cards { display: flex; flex-wrap: wrap; gap: 1rem; }
 .card { margin: 0; width: 200px; font-size: .8rem; }
 .card.failed { outline: 2px solid #d22; }
-.thumb { display: block; width: 200px; height: 200px; object-fit: contain; background-color: #fff;
-  background-image: conic-gradient(#ccc 25%, #fff 0 50%, #ccc 0 75%, #fff 0); background-size: 16px 16px; }
+.thumb { display: block; width: 200px; height: 200px; object-fit: contain; }
+/* The checkerboard shows transparency, so only behind images: an opaque video gets black bars. */
+a.thumb { background-color: #fff; background-size: 16px 16px;
+  background-image: conic-gradient(#ccc 25%, #fff 0 50%, #ccc 0 75%, #fff 0); }
+video.thumb { background: #000; }
 .thumb img { width: 100%; height: 100%; object-fit: contain; }
 .player { display: flex; align-items: center; height: 200px; } .player audio { width: 200px; }
 .empty, .error { display: flex; align-items: center; justify-content: center; width: 200px; height: 200px; padding: .5rem; box-sizing: border-box; background: #8882; text-align: center; overflow: auto; }

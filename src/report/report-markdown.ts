@@ -2,7 +2,7 @@
  * The cost report in Markdown: for `report --md`, a cron mail, and the GitHub Actions job summary
  * (which takes at most 1 MiB per step, so long lists are cut and point to report.html).
  */
-import { duration, n } from './format.js';
+import { capitalize, duration, n } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
 import { headlineFigures, statusLine } from './run-summary.js';
 
@@ -106,5 +106,3 @@ export function md(text: string): string {
     .replaceAll('`', '\\`')
     .replace(/\r?\n|\r/g, ' ');
 }
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
