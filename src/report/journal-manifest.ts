@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { safeSegment } from '../paths/safe-segment.js';
-import { fileEntry } from '../run/build-manifest.js';
+import { errorEntry, fileEntry } from '../run/build-manifest.js';
 import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
 import { countSteps, tallyCredits } from '../run/manifest-totals.js';
 import type { JournalRun, JournalStep } from './journal-run.js';
@@ -112,15 +112,15 @@ function stepFromJournal(step: JournalStep, before: ManifestStep | undefined): M
       step.startedAt !== undefined && step.finishedAt !== undefined ? step.finishedAt - step.startedAt : null,
     files: step.files.map((file) => fileEntry(file, null)),
     extra_files: before?.extra_files ?? [],
-    error: step.failure
-      ? {
-          kind: step.failure.kind,
-          status: step.failure.status ?? null,
-          code: step.failure.code,
-          message: step.failure.message,
-          request_id: step.failure.request_id ?? null,
-        }
-      : null,
+    error: errorEntry(
+      step.failure && {
+        kind: step.failure.kind,
+        status: step.failure.status,
+        code: step.failure.code,
+        message: step.failure.message,
+        requestId: step.failure.request_id,
+      },
+    ),
   };
 }
 

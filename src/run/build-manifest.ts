@@ -3,7 +3,7 @@ import type { Plan } from '../plan/plan-model.js';
 import type { JournalFile } from './journal-records.js';
 import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
 import { countSteps, tallyCredits } from './manifest-totals.js';
-import type { InstanceOutcome } from './run-outcome.js';
+import type { FailureInfo, InstanceOutcome } from './run-outcome.js';
 import type { RowEntry } from './scheduler.js';
 
 export interface RequestCounters {
@@ -126,15 +126,7 @@ function stepEntry(outcome: InstanceOutcome, planned: number, used: number): Man
         : null,
     files: outcome.files.map(file),
     extra_files: outcome.extraFiles.map(file),
-    error: outcome.error
-      ? {
-          kind: outcome.error.kind,
-          status: outcome.error.status ?? null,
-          code: outcome.error.code,
-          message: outcome.error.message,
-          request_id: outcome.error.requestId ?? null,
-        }
-      : null,
+    error: errorEntry(outcome.error),
   };
 }
 
@@ -150,4 +142,16 @@ export function fileEntry(f: JournalFile, urlExpiresAt: string | null): Manifest
     url: f.url,
     url_expires_at: urlExpiresAt,
   };
+}
+
+export function errorEntry(error: FailureInfo | undefined): ManifestStep['error'] {
+  return error
+    ? {
+        kind: error.kind,
+        status: error.status ?? null,
+        code: error.code,
+        message: error.message,
+        request_id: error.requestId ?? null,
+      }
+    : null;
 }
