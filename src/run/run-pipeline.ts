@@ -293,8 +293,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   await writer.stop();
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   await Promise.all([
-    writeAtomically(layout.manifest, text),
-    writeAtomically(layout.runManifest(prepared.runId), text),
+    writeAtomically(layout.manifest, text, [layout.runManifest(prepared.runId)]),
     writeAtomically(layout.report, reportHtml(summarize(manifest))),
   ]);
   logger.info({ steps: counts, credits: manifest.totals.credits.used, requests: counters.sent }, `finished: ${status}`);

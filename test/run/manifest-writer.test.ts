@@ -55,3 +55,18 @@ describe('the manifest while running', () => {
     expect(readdirSync(dir)).toEqual(['manifest.json']);
   });
 });
+
+describe('writeAtomically with copies', () => {
+  it('keeps each run manifest as it was when the next run rewrites manifest.json', async () => {
+    const dir = tempDir();
+    const manifest = path.join(dir, 'manifest.json');
+    await writeAtomically(manifest, 'run 1\n', [path.join(dir, 'runs', '1.json')]);
+    await writeAtomically(manifest, 'run 2, running\n');
+    await writeAtomically(manifest, 'run 2\n', [path.join(dir, 'runs', '2.json')]);
+    expect(readFileSync(manifest, 'utf8')).toBe('run 2\n');
+    expect(readFileSync(path.join(dir, 'runs', '1.json'), 'utf8')).toBe('run 1\n');
+    expect(readFileSync(path.join(dir, 'runs', '2.json'), 'utf8')).toBe('run 2\n');
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'runs']);
+    expect(readdirSync(path.join(dir, 'runs')).sort()).toEqual(['1.json', '2.json']);
+  });
+});
