@@ -122,10 +122,7 @@ export function headlineFigures(summary: RunSummary): [label: string, value: str
     ],
     ['Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`],
     ['Cached', `${count(counts.cached, 'step')} reused, ${n(credits.savedByCache)} credits saved`],
-    [
-      'Requests',
-      `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${n(requests.other)} other; ${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`,
-    ],
+    ['Requests', requestsText(requests)],
     [
       'Unanswered',
       summary.ambiguous.length === 0
@@ -141,4 +138,15 @@ export function quotaText(quota: Manifest['totals']['quota']): string {
   if (quota.limit === null) return `${quota.plan}: limit unknown`;
   const used = quota.used_24h === null ? '' : ` (${n(quota.used_24h)} used in the last 24 h)`;
   return `${quota.plan}: ${n(quota.remaining ?? 0)} of ${n(quota.limit)} requests left${used}`;
+}
+
+/** Sent against planned, polls apart: a video that took longer than expected shows as polls. */
+function requestsText(requests: Manifest['totals']['requests']): string {
+  const retries = `${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`;
+  if (requests.planned_submits === undefined || requests.planned_polls === undefined)
+    return `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${n(requests.other)} other; ${retries}`;
+  return (
+    `${n(requests.sent)} sent of ~${n(requests.planned)} planned: submits ${n(requests.submits)} of ${n(requests.planned_submits)}, ` +
+    `polls ${n(requests.polls)} of ~${n(requests.planned_polls)}, ${n(requests.other)} other; ${retries}`
+  );
 }

@@ -90,6 +90,8 @@ export function buildManifest(run: RunRecord): Manifest {
       requests: {
         ...run.requests,
         planned: plan.requests.submits + plan.requests.pollsExpected,
+        planned_submits: plan.requests.submits,
+        planned_polls: plan.requests.pollsExpected,
       },
       quota: {
         plan: plan.quota.plan,

@@ -87,7 +87,9 @@ export const manifestSchema = z.strictObject({
     }),
     requests: z.strictObject({
       sent: z.number().int().nonnegative(),
-      planned: z.number().int().nonnegative(),
+      planned: z.number().int().nonnegative().describe('Submits planned plus the video polls expected.'),
+      planned_submits: z.number().int().nonnegative().optional(),
+      planned_polls: z.number().int().nonnegative().optional().describe('Expected, not worst case.'),
       submits: z.number().int().nonnegative(),
       polls: z.number().int().nonnegative(),
       other: z.number().int().nonnegative(),

@@ -51,7 +51,7 @@ describe('reportText', () => {
         '  steps: 2 done, 1 cached, 1 failed, 1 skipped, 1 deferred',
         '  credits: 200 used of ~600 planned',
         '  cached: 1 step reused, 100 credits saved',
-        '  requests: 6 sent of ~5 planned: 5 submits, 0 polls, 0 other; 1 retry',
+        '  requests: 6 sent of ~5 planned: submits 5 of 5, polls 0 of ~0, 0 other; 1 retry',
         '  unanswered: 1 step sent again after no answer (1 attempt): may have been charged twice',
         '  quota: pro: 894 of 1,000 requests left (106 used in the last 24 h)',
       ]),
