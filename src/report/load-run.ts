@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AssetlineError, EXIT } from '../errors.js';
 import { type Manifest, manifestSchema } from '../run/manifest-schema.js';
-import { lockHolder } from '../run/run-lock.js';
+import { type LockInfo, lockHolder } from '../run/run-lock.js';
 import { applyJournal, manifestFromJournal } from './journal-manifest.js';
 import { readJournalRun } from './journal-run.js';
 
@@ -35,43 +35,55 @@ export async function loadRun(target: string, displayTarget = target): Promise<L
   const parent = path.dirname(manifestFile);
   const dir = info.isDirectory() ? target : path.basename(parent) === 'runs' ? path.dirname(parent) : parent;
   const manifest = await readManifest(manifestFile);
-  if (manifest && manifest.status !== 'running') return { dir, manifest, source: 'manifest', notes: [] };
+  // A kept runs/<run-id>.json is written once, at the end of its run: final as it is.
+  if (manifest && !info.isDirectory()) return { dir, manifest, source: 'manifest', notes: [] };
 
-  const journalText = info.isDirectory()
-    ? await readFile(path.join(dir, 'journal.jsonl'), 'utf8').catch(() => undefined)
-    : undefined;
-  if (!manifest) {
-    if (journalText === undefined)
-      throw new RunUnreadableError(
-        `${displayTarget}: no manifest.json and no journal.jsonl: expected an output folder such as out/<pipeline>/`,
-      );
-    const journal = readJournalRun(journalText);
+  const journalText = await readFile(path.join(dir, 'journal.jsonl'), 'utf8').catch(() => undefined);
+  const journal = journalText === undefined ? undefined : readJournalRun(journalText);
+  // A run that died before its first manifest write leaves the one of the run before it.
+  const newer =
+    journal?.runId !== undefined &&
+    journal.runId !== manifest?.run_id &&
+    (manifest === undefined || (journal.startedAt ?? 0) > Date.parse(manifest.started_at));
+  if (manifest && !newer) {
+    if (manifest.status !== 'running') return { dir, manifest, source: 'manifest', notes: [] };
+    // Still "running": the run is going on, or it died between two manifest writes.
     const holder = await lockHolder(path.join(dir, '.lock'));
-    return {
-      dir,
-      manifest: manifestFromJournal(journal, path.basename(dir), holder?.alive === true),
-      source: 'journal',
-      notes: [
-        holder?.alive
-          ? `A run is still in progress (process ${holder.pid}, started ${holder.started_at}); this is what it has done so far.`
-          : 'The run stopped before writing its manifest (killed or crashed): this report is rebuilt from its journal.',
-        'Only steps the run started are listed, planned credits cover only those, and requests sent are a lower bound (polls are not journaled). Run the pipeline again to resume it.',
-      ],
-    };
+    const alive = holder?.alive === true;
+    const notes = [
+      alive
+        ? inProgress(holder)
+        : 'The run stopped without finishing its manifest (killed or crashed). Run the pipeline again to resume it.',
+    ];
+    if (journal?.runId !== manifest.run_id) return { dir, manifest, source: 'manifest', notes };
+    notes.push(
+      'Step results are brought up to date from the journal; request counts are as of the last manifest write.',
+    );
+    return { dir, manifest: applyJournal(manifest, journal, alive), source: 'manifest and journal', notes };
   }
 
-  // A manifest still saying "running": the run is going on, or it died between two writes.
-  const holder = info.isDirectory() ? await lockHolder(path.join(dir, '.lock')) : undefined;
+  if (!journal)
+    throw new RunUnreadableError(
+      `${displayTarget}: no manifest.json and no journal.jsonl: expected an output folder such as out/<pipeline>/`,
+    );
+  const holder = await lockHolder(path.join(dir, '.lock'));
   const alive = holder?.alive === true;
-  const journal = journalText === undefined ? undefined : readJournalRun(journalText);
-  const notes = [
-    alive
-      ? `A run is still in progress (process ${holder?.pid}, started ${holder?.started_at}); this is what it has done so far.`
-      : 'The run stopped without finishing its manifest (killed or crashed). Run the pipeline again to resume it.',
-  ];
-  if (!journal || journal.runId !== manifest.run_id) return { dir, manifest, source: 'manifest', notes };
-  notes.push('Step results are brought up to date from the journal; request counts are as of the last manifest write.');
-  return { dir, manifest: applyJournal(manifest, journal, alive), source: 'manifest and journal', notes };
+  return {
+    dir,
+    manifest: manifestFromJournal(journal, path.basename(dir), alive),
+    source: 'journal',
+    notes: [
+      alive
+        ? inProgress(holder)
+        : 'The run stopped before writing its manifest (killed or crashed): this report is rebuilt from its journal.',
+      'Only steps the run started are listed, planned credits cover only those, and requests sent are a lower bound (polls are not journaled). Run the pipeline again to resume it.',
+      ...(manifest ? [`manifest.json there is of the run before, ${manifest.run_id} (${manifest.status}).`] : []),
+    ],
+  };
+}
+
+function inProgress(holder: LockInfo | undefined): string {
+  return `A run is still in progress (process ${holder?.pid}, started ${holder?.started_at}); this is what it has done so far.`;
 }
 
 async function readManifest(file: string): Promise<Manifest | undefined> {

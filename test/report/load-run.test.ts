@@ -154,6 +154,31 @@ describe('loadRun', () => {
     );
   });
 
+  it("shows the newer run from its journal when it died before replacing the last run's manifest", async () => {
+    const dir = runFolder([
+      { type: 'run', t: T0 + 3_600_000, run_id: 'next-run' },
+      {
+        type: 'intent',
+        t: T0 + 3_600_010,
+        key: 'A/hero',
+        fingerprint: 'fa',
+        generation: 0,
+        idempotency_key: 'k',
+        ...work,
+      },
+    ]);
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(fixtureManifest()));
+    const loaded = await loadRun(dir);
+    expect(loaded.source).toBe('journal');
+    expect(loaded.manifest).toMatchObject({ run_id: 'next-run', status: 'interrupted' });
+    expect(loaded.notes.at(-1)).toBe(`manifest.json there is of the run before, ${RUN_ID} (partial).`);
+
+    // The same manifest with the journal of its own run: shown as written.
+    const same = runFolder([{ type: 'run', t: T0, run_id: RUN_ID }]);
+    writeFileSync(path.join(same, 'manifest.json'), JSON.stringify(fixtureManifest()));
+    expect(await loadRun(same)).toMatchObject({ source: 'manifest', notes: [], manifest: fixtureManifest() });
+  });
+
   it('shows a finished manifest as written, also from runs/<run-id>.json', async () => {
     const dir = runFolder([]);
     mkdirSync(path.join(dir, 'runs'));
