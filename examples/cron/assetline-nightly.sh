@@ -5,7 +5,8 @@
 # Settings (environment variables; the defaults in brackets):
 #   ASSETLINE_PROJECT_DIR    the folder with the pipelines, out/ and .assetline/ [the current folder]
 #   ASSETLINE_PIPELINE       the pipeline file, relative to the project folder [pipelines/catalog.yaml]
-#   ASSETLINE_PIPELINE_NAME  the pipeline's `name:`, which names its folder in out/
+#   ASSETLINE_PIPELINE_NAME  the pipeline's `name:`, which names its folder in out/, for the report
+#                            when the run names no manifest (exit 2 or 3)
 #                            [the file's name without its extension]
 #   ASSETLINE_OUT_DIR        the output folder [out]
 #   ASSETLINE_LOG_DIR        where the logs go [$ASSETLINE_PROJECT_DIR/logs]
@@ -142,11 +143,17 @@ send_mail() {
 } >>"$log_file"
 trap 'warn "signal received; waiting for assetline to stop"' TERM INT
 code=0
+summary_file=$(mktemp)
 # Both assetline (--log-file) and this redirection append to the log: the lines interleave, whole.
 # shellcheck disable=SC2094
 "${assetline_cmd[@]}" run "$ASSETLINE_PIPELINE" --out "$ASSETLINE_OUT_DIR" --json --log-file "$log_file" \
-  >>"$log_file" 2>&1 || code=$?
+  >"$summary_file" 2>>"$log_file" || code=$?
 trap - TERM INT
+# The --json summary names the manifest, so the report finds the run's folder even when the
+# pipeline's name: differs from its file name.
+cat "$summary_file" >>"$log_file"
+manifest=$(sed -n 's/.*"manifest":"\([^"]*\)".*/\1/p' "$summary_file" | tail -n 1)
+rm -f "$summary_file"
 printf 'assetline-nightly: exit code %s (%s), finished %s\n' "$code" "$(meaning "$code")" "$(date)" >>"$log_file"
 
 if ((code == 0)); then
@@ -155,6 +162,9 @@ fi
 
 # The report of what was done so far. It needs no key, so it runs without one.
 run_dir="$ASSETLINE_OUT_DIR/$ASSETLINE_PIPELINE_NAME"
+if [[ -n $manifest ]]; then
+  run_dir=$(dirname "$manifest")
+fi
 report_status=0
 report=$(unset ASSETLINE_API_KEY && "${assetline_cmd[@]}" report "$run_dir" --md 2>>"$log_file") ||
   report_status=$?

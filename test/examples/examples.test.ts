@@ -125,6 +125,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 echo 'fake assetline: running on stdout'
+if [ -n "\${FAKE_SUMMARY:-}" ]; then echo "$FAKE_SUMMARY"; fi
 echo 'fake assetline: a warning on stderr' >&2
 echo '{"level":30,"msg":"fake json log line"}' >>"$log"
 if [ -n "\${FAKE_STARTED:-}" ]; then
@@ -303,6 +304,14 @@ describe.skipIf(!hasBash)(
       expect(t.calls()).toMatch(/^run pipelines\/catalog\.yaml --out build /m);
       expect(t.calls()).toMatch(/^report build\/spring-shoes --md /m);
       expect(t.mail()).toContain('arg: assetline: spring-shoes exited 1');
+    });
+
+    it('reports on the folder of the manifest the run names in its --json summary', () => {
+      const t = setup();
+      const summary = '{"status":"partial","exit_code":1,"manifest":"/srv/catalog/out/spring shoes/manifest.json"}';
+      expect(t.run({ FAKE_EXIT: '1', FAKE_SUMMARY: summary }).code).toBe(1);
+      expect(t.calls()).toMatch(/^report \/srv\/catalog\/out\/spring shoes --md /m);
+      expect(t.newLog()).toContain(summary);
     });
 
     it('still mails when the report cannot be made', () => {
