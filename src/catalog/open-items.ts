@@ -17,6 +17,19 @@ export interface DimensionLimit {
   readonly multipleOf: number;
 }
 
+/** The sandbox's invented prices for iota-2 and iota-2-edit: one grid for both. */
+const IOTA_SANDBOX_GRID: Readonly<Record<string, number>> = {
+  '1k-low': 150,
+  '1k-medium': 250,
+  '1k-high': 400,
+  '2k-low': 300,
+  '2k-medium': 500,
+  '2k-high': 800,
+  '4k-low': 600,
+  '4k-medium': 1000,
+  '4k-high': 1600,
+};
+
 export const OPEN_ITEMS = {
   videoStatusEndpoint: {
     client: { method: 'POST', path: '/v1/video/status' },
@@ -101,28 +114,8 @@ export const OPEN_ITEMS = {
   iotaSandboxCredits: {
     client: null,
     sandbox: {
-      'iota-2': {
-        '1k-low': 150,
-        '1k-medium': 250,
-        '1k-high': 400,
-        '2k-low': 300,
-        '2k-medium': 500,
-        '2k-high': 800,
-        '4k-low': 600,
-        '4k-medium': 1000,
-        '4k-high': 1600,
-      },
-      'iota-2-edit': {
-        '1k-low': 150,
-        '1k-medium': 250,
-        '1k-high': 400,
-        '2k-low': 300,
-        '2k-medium': 500,
-        '2k-high': 800,
-        '4k-low': 600,
-        '4k-medium': 1000,
-        '4k-high': 1600,
-      },
+      'iota-2': IOTA_SANDBOX_GRID,
+      'iota-2-edit': IOTA_SANDBOX_GRID,
     },
     note: 'Prices per image (iota-2) or edit (iota-2-edit) by "<resolution>-<quality>"; the client has none and needs pricing:.',
   } satisfies OpenItem<null, Readonly<Record<string, Readonly<Record<string, number>>>>>,

@@ -1,8 +1,7 @@
 /** POST /v1/edit: the source image, visibly changed by the instruction. */
-import { loadImage } from '../image-source.js';
 import { editImage } from '../media/image-ops.js';
 import { type Body, modelOf, prompt } from '../request-fields.js';
-import { type CreateEndpoint, resultUrl } from './endpoint.js';
+import { type CreateEndpoint, requestImage, resultUrl } from './endpoint.js';
 import { resolutionAndQuality, unitCredits } from './model-pricing.js';
 
 export const editEndpoint: CreateEndpoint = {
@@ -12,12 +11,7 @@ export const editEndpoint: CreateEndpoint = {
     const text = prompt(body);
     const model = modelOf(body, 'edit');
     const credits = unitCredits(model, resolutionAndQuality(body, model));
-    const source = await loadImage(body.image, {
-      files: state.files,
-      baseUrl: state.baseUrl,
-      now: state.now(),
-      allowRawBase64: false,
-    });
+    const source = await requestImage(state, body.image);
     return {
       credits,
       chargeNow: true,

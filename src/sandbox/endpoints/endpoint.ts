@@ -7,6 +7,7 @@
 import type { Operation } from '../../catalog/operations.js';
 import type { FileStore } from '../file-store.js';
 import type { FaultPlan } from '../faults.js';
+import { loadImage } from '../image-source.js';
 import type { Body } from '../request-fields.js';
 import { placeholder } from '../media/placeholder.js';
 import type { VideoJobs } from '../video-jobs.js';
@@ -51,4 +52,12 @@ export function resultUrl(
   const id = state.newId(mediaType === 'image/png' ? 'img' : mediaType === 'audio/mpeg' ? 'aud' : 'vid');
   const make = state.media === 'placeholder' ? () => placeholder(mediaType) : render;
   return `${state.baseUrl}${state.files.add({ id, mediaType, createdAt: state.now(), render: make })}`;
+}
+
+/**
+ * The request's image, read as the service would: a data URI (or, for video, plain base64), one of
+ * this sandbox's result URLs, or an outside URL standing for a placeholder.
+ */
+export function requestImage(state: SandboxState, value: unknown, allowRawBase64 = false): Promise<Uint8Array> {
+  return loadImage(value, { files: state.files, baseUrl: state.baseUrl, now: state.now(), allowRawBase64 });
 }

@@ -2,11 +2,10 @@
 import sharp from 'sharp';
 import { UPSCALE_CREDITS } from '../../catalog/models.js';
 import { OPEN_ITEMS } from '../../catalog/open-items.js';
-import { loadImage } from '../image-source.js';
 import { upscaleImage } from '../media/image-ops.js';
 import type { Body } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
-import { type CreateEndpoint, resultUrl } from './endpoint.js';
+import { type CreateEndpoint, requestImage, resultUrl } from './endpoint.js';
 
 /** The largest side the sandbox will produce: theta-pro-ultra's 8K. */
 const MAX_SIDE = OPEN_ITEMS.generateDimensionsUltra.sandbox.max;
@@ -23,12 +22,7 @@ export const upscaleEndpoint: CreateEndpoint = {
         `scale must be more than ${minExclusive} and at most ${max}, got ${JSON.stringify(scale)}`,
       );
     }
-    const source = await loadImage(body.image, {
-      files: state.files,
-      baseUrl: state.baseUrl,
-      now: state.now(),
-      allowRawBase64: false,
-    });
+    const source = await requestImage(state, body.image);
     const { width = 0, height = 0 } = await sharp(source).metadata();
     if (Math.max(width, height) * scale > MAX_SIDE) {
       throw new SandboxError(

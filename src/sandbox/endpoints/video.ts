@@ -14,10 +14,9 @@ import {
 } from '../../catalog/models.js';
 import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { DEFAULT_VIDEO_MS } from '../sandbox-config.js';
-import { loadImage } from '../image-source.js';
 import { type Body, modelOf, optionalInteger, optionalString, prompt } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
-import type { CreateEndpoint } from './endpoint.js';
+import { type CreateEndpoint, requestImage } from './endpoint.js';
 
 const FIELDS = OPEN_ITEMS.videoFieldNames.sandbox;
 
@@ -52,15 +51,7 @@ export function videoEndpoint(
           `${model.id} makes ${describeDurations(model.durations)} second clips, not ${seconds}`,
         );
       }
-      const startImage =
-        effective === 'image-to-video'
-          ? await loadImage(body.image, {
-              files: state.files,
-              baseUrl: state.baseUrl,
-              now: state.now(),
-              allowRawBase64: true,
-            })
-          : undefined;
+      const startImage = effective === 'image-to-video' ? await requestImage(state, body.image, true) : undefined;
       const aspectRatio = ratioFor(model, optionalString(body, FIELDS.aspect_ratio));
       const durationMs = faults.videoMs ?? timing.durationMs;
       return {
