@@ -150,6 +150,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       interrupt: io.signal,
       warnings: result.warnings.map(formatProblem),
     });
+    const summary = outcome.manifest && summarize(outcome.manifest);
     if (!outcome.manifest && outcome.exitCode === EXIT.preflightRefused && !values.json)
       io.stderr(planText(outcome.plan));
     if (values.json) {
@@ -166,16 +167,16 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
           ...(!manifest && { reasons: outcome.plan.reasons }),
         })}\n`,
       );
-    } else if (outcome.manifest) {
+    } else if (summary) {
       io.stderr(
-        `\n${reportText(summarize(outcome.manifest))}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
+        `\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
       );
     }
     await publishToGitHub(io, {
       pipeline,
       validationWarnings: result.warnings,
       plan: outcome.plan,
-      manifest: outcome.manifest,
+      summary,
       exitCode: outcome.exitCode,
     });
     return outcome.exitCode;

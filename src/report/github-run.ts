@@ -8,7 +8,6 @@ import type { CheckedPipeline } from '../pipeline/checked-pipeline.js';
 import { formatProblem, type Problem } from '../pipeline/problem.js';
 import type { Plan } from '../plan/plan-model.js';
 import { planText } from '../plan/plan-text.js';
-import type { Manifest } from '../run/manifest-schema.js';
 import {
   type Annotation,
   appendStepSummary,
@@ -18,13 +17,14 @@ import {
   workflowCommand,
 } from './github-actions.js';
 import { reportMarkdown } from './report-markdown.js';
-import { summarize } from './run-summary.js';
+import type { RunSummary } from './run-summary.js';
 
 export interface RunForGitHub {
   readonly pipeline: CheckedPipeline;
   readonly validationWarnings: readonly Problem[];
   readonly plan: Plan;
-  readonly manifest: Manifest | undefined;
+  /** The run's report; undefined when the plan was refused and nothing ran. */
+  readonly summary: RunSummary | undefined;
   readonly exitCode: number;
 }
 
@@ -41,8 +41,8 @@ export async function publishToGitHub(io: CommandIo, run: RunForGitHub): Promise
   ];
   const annotations: Annotation[] = warningAnnotations(warnings);
   let markdown: string;
-  if (run.manifest) {
-    const summary = summarize(run.manifest);
+  const { summary } = run;
+  if (summary) {
     const positions = new Map(run.pipeline.steps.map((step) => [step.id, step.position]));
     annotations.unshift(...runAnnotations(summary, (stepId) => positions.get(stepId)));
     markdown = reportMarkdown(summary);
