@@ -49,6 +49,15 @@ export interface CallOptions {
   readonly signal?: AbortSignal | undefined;
   /** Runs one try inside the caller's concurrency limit. */
   readonly slot?: (<T>(attempt: () => Promise<T>) => Promise<T>) | undefined;
+  /** Told of this call's requests, so the caller can count them against its own work. */
+  readonly observer?: CallObserver | undefined;
+}
+
+export interface CallObserver {
+  /** A request of this call reached the service (or may have). */
+  readonly sent?: (kind: RequestKind) => void;
+  /** A request of this call got no answer: the service may have done the work. */
+  readonly ambiguous?: () => void;
 }
 
 export interface Answered {
@@ -270,7 +279,8 @@ export class ApiClient {
           );
         } catch (error) {
           if (error instanceof ApiError && error.ambiguous) {
-            this.#sent(method, path, kind, attempt, undefined, call.idempotencyKey);
+            this.#sent(method, path, kind, attempt, undefined, call);
+            call.observer?.ambiguous?.();
             this.#events.ambiguous?.({
               method,
               path,
@@ -281,7 +291,7 @@ export class ApiClient {
           }
           throw error;
         }
-        this.#sent(method, path, kind, attempt, answer.status, call.idempotencyKey);
+        this.#sent(method, path, kind, attempt, answer.status, call);
         const success = (answer.json as { success?: unknown } | undefined)?.success;
         if (answer.status >= 200 && answer.status < 300 && success !== false) return parse(answer, { method, path });
         throw this.#failure(method, path, answer, attempt, kind === 'poll');
@@ -308,9 +318,11 @@ export class ApiClient {
     kind: RequestKind,
     attempt: number,
     status: number | undefined,
-    idempotencyKey: string | undefined,
+    call: CallOptions,
   ): void {
+    const { idempotencyKey } = call;
     this.#events.requestSent?.({ method, path, kind, attempt, at: this.environment.now(), status, idempotencyKey });
+    call.observer?.sent?.(kind);
   }
 
   #failure(method: string, path: string, answer: HttpAnswer, attempt: number, poll: boolean): ApiError {
@@ -320,6 +332,9 @@ export class ApiClient {
       (answer.status >= 500 ? 'server_error' : `http_${answer.status}`);
     const message =
       this.#scrubbed(this.#reader.read(answer.json, 'error_message', textValue)) ?? 'the answer gave no message';
+    const kind = classify({ status: answer.status, poll, retryAfterMs });
+    if (kind === 'quota' || kind === 'credits' || kind === 'auth')
+      this.#events.serviceRefused?.({ kind, at: this.environment.now(), path, retryAfterMs });
     return new ApiError({
       method,
       path,
@@ -328,7 +343,7 @@ export class ApiClient {
       message,
       requestId: this.#requestId(answer),
       attempt,
-      kind: classify({ status: answer.status, poll, retryAfterMs }),
+      kind,
       ambiguous: false,
       retryAfterMs,
     });

@@ -30,7 +30,21 @@ export interface RetryScheduled {
   readonly reason: string;
 }
 
+export interface ServiceRefused {
+  /** The quota is spent (429), the credits are (402), or the key is refused (401). */
+  readonly kind: 'quota' | 'credits' | 'auth';
+  readonly at: number;
+  readonly path: string;
+  /** How long the service said to wait, when it said. */
+  readonly retryAfterMs: number | undefined;
+}
+
 export interface ClientEvents {
+  /**
+   * The service refused a request in a way every other request would meet too. Told the moment
+   * the answer is read, before the error reaches the caller, so a run stops sending at once.
+   */
+  serviceRefused?(event: ServiceRefused): void;
   /** A request reached the service (or may have): it counts against the daily quota. */
   requestSent?(event: RequestSent): void;
   /** Sent, but no answer came: the service may have done (and charged) the work. */

@@ -4,7 +4,7 @@
  * real service is a usage error that says what to set; it never falls back to the sandbox.
  */
 import { UsageError } from '../errors.js';
-import { SecretKey } from './secret-key.js';
+import { keyHeaderProblem, SecretKey } from './secret-key.js';
 
 export interface Connection {
   readonly baseUrl: string;
@@ -28,6 +28,12 @@ export function resolveConnection(
   }
   if (!URL.canParse(baseUrl as string) || !/^https?:$/.test(new URL(baseUrl as string).protocol)) {
     throw new UsageError(`ASSETLINE_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  }
+  const problem = keyHeaderProblem(key as string);
+  if (problem) {
+    throw new UsageError(
+      `ASSETLINE_API_KEY ${problem}, so it cannot be sent as a header; nothing was sent. Check how the secret was stored (a pasted line break is the usual cause)`,
+    );
   }
   return { baseUrl: baseUrl as string, key: new SecretKey(key as string) };
 }

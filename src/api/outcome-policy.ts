@@ -10,9 +10,9 @@ export type OutcomeKind =
   | 'auth'
   /** 402: the balance is too low. Stop dispatching new work; resumable later. */
   | 'credits'
-  /** 429 with a long or no Retry-After on a create call: the daily quota is spent. Stop new work. */
+  /** 429 with a long Retry-After, or none on a create call: the daily quota is spent. Stop new work. */
   | 'quota'
-  /** 429 on a status poll, or with Retry-After of 60 s or less: polling too fast. Wait, go on. */
+  /** 429 with Retry-After of 60 s or less, or none on a status poll: polling too fast. Wait, go on. */
   | 'throttled'
   /** 408, 5xx, connection resets, timeouts: may succeed if sent again. */
   | 'transient';
@@ -20,7 +20,7 @@ export type OutcomeKind =
 export interface Outcome {
   /** HTTP status, or undefined when no answer came (connection error, timeout). */
   readonly status: number | undefined;
-  /** A status poll (never a quota decision on its own). */
+  /** A status poll: without Retry-After its 429 is throttling, not the quota. */
   readonly poll: boolean;
   readonly retryAfterMs: number | undefined;
 }
@@ -50,7 +50,11 @@ export const OUTCOME_RULES: readonly Rule[] = [
     matches: (o) => o.status === 402,
     why: 'insufficient_credits: buy credits; the run stops new work and can resume',
   },
-  { kind: 'throttled', matches: (o) => o.status === 429 && o.poll, why: 'polling too often: wait and poll again' },
+  {
+    kind: 'throttled',
+    matches: (o) => o.status === 429 && o.poll && (o.retryAfterMs ?? 0) <= THROTTLE_MAX_RETRY_AFTER_MS,
+    why: 'polling too often: wait and poll again (a poll told to come back in hours has hit the quota: below)',
+  },
   {
     kind: 'throttled',
     matches: (o) => o.status === 429 && o.retryAfterMs !== undefined && o.retryAfterMs <= THROTTLE_MAX_RETRY_AFTER_MS,

@@ -8,11 +8,38 @@ import { inspect } from 'node:util';
 
 const REDACTED = '[redacted]';
 
+/**
+ * Why a key cannot go into an Authorization header, or undefined when it can. Says where the bad
+ * character is and what it is, never the key: a secret pasted with a line break is the usual case.
+ */
+export function keyHeaderProblem(value: string): string | undefined {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    // What HTTP allows in a header value: tab, visible ASCII, space, and obs-text (0x80-0xFF).
+    if (code === 0x09 || (code >= 0x20 && code <= 0x7e) || (code >= 0x80 && code <= 0xff)) continue;
+    const name =
+      code === 0x0a
+        ? 'a line break'
+        : code === 0x0d
+          ? 'a carriage return'
+          : code < 0x20 || code === 0x7f
+            ? `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+            : `the character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return `contains ${name} at position ${i + 1} of ${value.length}`;
+  }
+  return undefined;
+}
+
 export class SecretKey {
   readonly #value: string;
 
   constructor(value: string) {
     this.#value = value;
+  }
+
+  /** Why this key cannot go into a header, or undefined when it can. */
+  headerProblem(): string | undefined {
+    return keyHeaderProblem(this.#value);
   }
 
   authorization(): string {

@@ -77,6 +77,22 @@ export class Transport {
   }
 
   async send(options: SendOptions): Promise<HttpAnswer> {
+    // undici refuses such a header deep in its pool, and the connection it took is never given
+    // back: after a few, every request waits forever. Refuse it here, sent to no one.
+    const keyProblem = this.#key.headerProblem();
+    if (keyProblem) {
+      throw new ApiError({
+        method: options.method,
+        path: options.path,
+        status: undefined,
+        code: 'invalid_api_key',
+        message: `the API key ${keyProblem}, so it cannot be sent as a header`,
+        requestId: undefined,
+        attempt: options.attempt,
+        kind: 'auth',
+        ambiguous: false,
+      });
+    }
     const headers: Record<string, string> = { accept: 'application/json', authorization: this.#key.authorization() };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;

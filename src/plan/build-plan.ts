@@ -15,7 +15,12 @@ export interface PlanInput {
   readonly maxCredits?: { readonly value: number; readonly source: 'pipeline' | 'flag' };
   readonly allowUnpriced: boolean;
   /** Requests already sent with the key in the last 24 hours, and who says so. */
-  readonly quotaUsed?: { readonly count: number; readonly source: 'ledger' | 'flag' };
+  readonly quotaUsed?: {
+    readonly count: number;
+    readonly source: 'ledger' | 'flag';
+    /** The service refused for the quota, and that still holds: nothing is left. */
+    readonly refusal?: { readonly at: number; readonly until: number } | undefined;
+  };
   /** The runner's cache: true when an earlier run's result can be reused. */
   readonly isCached?: (instance: StepInstance) => boolean;
   /** Validation warnings, as printed, to show with the plan. */
@@ -105,7 +110,8 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     limit,
     used24h: used,
     usedSource: input.quotaUsed?.source ?? 'unknown',
-    remaining: limit === null ? null : Math.max(0, limit - (used ?? 0)),
+    remaining: limit === null ? null : input.quotaUsed?.refusal ? 0 : Math.max(0, limit - (used ?? 0)),
+    refusedAt: input.quotaUsed?.refusal?.at ?? null,
   };
   const budget = { maxCredits: input.maxCredits?.value, source: input.maxCredits?.source };
   const counts = expansion.counts;

@@ -29,6 +29,7 @@ export function planJson(plan: Plan) {
       used_24h: plan.quota.used24h,
       used_source: plan.quota.usedSource,
       remaining: plan.quota.remaining,
+      refused_at: plan.quota.refusedAt === null ? null : new Date(plan.quota.refusedAt).toISOString(),
     },
     budget: { max_credits: plan.budget.maxCredits ?? null, source: plan.budget.source ?? null },
     cached: { steps: plan.cached.instances, credits_saved: plan.cached.creditsSaved },

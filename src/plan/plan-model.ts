@@ -38,6 +38,8 @@ export interface QuotaState {
   readonly used24h: number | null;
   readonly usedSource: 'ledger' | 'flag' | 'unknown';
   readonly remaining: number | null;
+  /** When the service last refused a request for the quota, while that holds (then remaining is 0). */
+  readonly refusedAt: number | null;
 }
 
 export interface Plan {

@@ -80,7 +80,9 @@ function quotaLine(plan: Plan): string {
     quota.usedSource === 'unknown'
       ? 'used today unknown'
       : `${n(quota.used24h ?? 0)} used in the last 24 h (${quota.usedSource === 'flag' ? '--quota-used' : 'local ledger'})`;
-  return `${quota.plan} plan, ${n(quota.limit)} requests per 24 h; ${used}; ${n(quota.remaining ?? 0)} left`;
+  const refused =
+    quota.refusedAt === null ? '' : ` (the service refused for the quota at ${clock(quota.refusedAt)} UTC)`;
+  return `${quota.plan} plan, ${n(quota.limit)} requests per 24 h; ${used}; ${n(quota.remaining ?? 0)} left${refused}`;
 }
 
 function budgetLine(plan: Plan): string {
@@ -89,4 +91,9 @@ function budgetLine(plan: Plan): string {
   const approx = plan.credits.estimated ? '~' : '';
   const share = maxCredits > 0 ? ` (${Math.round((plan.credits.total / maxCredits) * 100)}%)` : '';
   return `${approx}${n(plan.credits.total)} of ${n(maxCredits)} credits${share}, from ${source === 'flag' ? '--max-credits' : 'budget.max_credits'}`;
+}
+
+/** HH:MM in UTC. */
+function clock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 16);
 }

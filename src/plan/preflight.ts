@@ -22,11 +22,15 @@ export interface PreflightOptions {
   readonly warnings?: readonly string[];
 }
 
-/** The ledger's count, and hours that left the window are deleted on the way (a failure to delete is harmless). */
-async function usedFromLedger(ledger: RequestLedger, now: number): Promise<number> {
-  const used = await ledger.countInWindow(now);
+/**
+ * The ledger's count and the service's last refusal for the quota, if it still holds; hours that
+ * left the window are deleted on the way (a failure to delete is harmless).
+ */
+async function usedFromLedger(ledger: RequestLedger, now: number) {
+  const count = await ledger.countInWindow(now);
+  const refusal = await ledger.refusal(now);
   await ledger.prune(now).catch(() => 0);
-  return used;
+  return { count, source: 'ledger' as const, refusal };
 }
 
 export async function preflight(expansion: Expansion, options: PreflightOptions): Promise<Plan> {
@@ -41,10 +45,7 @@ export async function preflight(expansion: Expansion, options: PreflightOptions)
     options.quotaUsed !== undefined
       ? { count: options.quotaUsed, source: 'flag' as const }
       : options.ledgerKeyId !== undefined
-        ? {
-            count: await usedFromLedger(new RequestLedger(options.stateDir, options.ledgerKeyId), options.now),
-            source: 'ledger' as const,
-          }
+        ? await usedFromLedger(new RequestLedger(options.stateDir, options.ledgerKeyId), options.now)
         : undefined;
   return buildPlan(expansion, {
     allowUnpriced: options.allowUnpriced,

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { safeSegment } from '../paths/safe-segment.js';
-import { errorEntry, fileEntry } from '../run/build-manifest.js';
+import { errorEntry, fileEntry, type InstanceBooks } from '../run/build-manifest.js';
 import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
 import { countSteps, tallyCredits } from '../run/manifest-totals.js';
 import type { JournalRun, JournalStep } from './journal-run.js';
@@ -27,7 +27,7 @@ export function applyJournal(base: Manifest, journal: JournalRun, stillRunning: 
     const index = row.steps.findIndex((entry) => entry.step === step.stepId);
     const before = index >= 0 ? row.steps[index] : undefined;
     if (before?.status === 'cached' && step.status === 'cached') continue;
-    const entry = stepFromJournal(step, before);
+    const entry = stepFromJournal(step, before, journal.books(step.key));
     if (step.status === 'cached' && before?.status !== 'cached') savedByCache += step.work?.creditsPlanned ?? 0;
     if (!before) addedPlanned += entry.credits.planned;
     if (index >= 0) row.steps[index] = entry;
@@ -40,6 +40,8 @@ export function applyJournal(base: Manifest, journal: JournalRun, stillRunning: 
     planned: totals.credits.planned + addedPlanned,
     used: credits.used,
     saved_by_cache: savedByCache,
+    paid_total: credits.paid_total,
+    lost: credits.lost,
     by_model: credits.by_model,
     by_step: credits.by_step,
     by_row: credits.by_row,
@@ -90,9 +92,9 @@ export function manifestFromJournal(journal: JournalRun, pipeline: string, still
   return manifest;
 }
 
-function stepFromJournal(step: JournalStep, before: ManifestStep | undefined): ManifestStep {
+function stepFromJournal(step: JournalStep, before: ManifestStep | undefined, books: InstanceBooks): ManifestStep {
   const planned = step.status === 'cached' ? 0 : (step.work?.creditsPlanned ?? before?.credits.planned ?? 0);
-  const used = step.status === 'done' ? step.creditsUsed : 0;
+  const used = step.creditsUsed;
   const startedAt = step.startedAt ?? before?.started_at ?? null;
   return {
     step: step.stepId,
@@ -105,7 +107,18 @@ function stepFromJournal(step: JournalStep, before: ManifestStep | undefined): M
     attempts: Math.max(before?.attempts ?? 0, step.requestIds.length, step.requestId === undefined ? 0 : 1),
     ambiguous_attempts: Math.max(before?.ambiguous_attempts ?? 0, step.ambiguous),
     polls: before?.polls ?? 0,
-    credits: { planned, used },
+    credits: {
+      planned,
+      used,
+      paid_total: books.paidTotal,
+      lost: books.losses.reduce((sum, loss) => sum + loss.credits, 0),
+    },
+    losses: books.losses.map((loss) => ({
+      credits: loss.credits,
+      reason: loss.reason,
+      request_id: loss.request_id ?? null,
+      at: new Date(loss.t).toISOString(),
+    })),
     started_at: typeof startedAt === 'number' ? iso(startedAt) : startedAt,
     finished_at: iso(step.finishedAt),
     duration_ms:

@@ -8,8 +8,10 @@
  * in place) and work the run never reached leave no trace, so a report from the journal alone
  * lists only what the run touched.
  */
-import { parseJournalLine } from '../run/journal.js';
+import type { InstanceBooks } from '../run/build-manifest.js';
+import { parseJournalLine, replay } from '../run/journal.js';
 import type { InstanceWork, JournalFile, JournalRecord } from '../run/journal-records.js';
+import { paidTotal } from '../run/settlement.js';
 
 export type JournalStepStatus = 'done' | 'cached' | 'failed' | 'deferred';
 
@@ -40,6 +42,8 @@ export interface JournalRun {
   /** Instances this run touched, in the order it first touched them. */
   readonly steps: ReadonlyMap<string, JournalStep>;
   readonly submits: number;
+  /** Each instance's books across every run the journal remembers (paid, lost). */
+  readonly books: (key: string) => InstanceBooks;
 }
 
 const STOPS: Readonly<Record<string, JournalStep['reason']>> = { credits: 'credits', quota: 'quota', auth: 'auth' };
@@ -96,7 +100,12 @@ export function readJournalRun(text: string): JournalRun {
         break;
     }
   }
-  return { runId: runRecord?.run_id, startedAt: runRecord?.t, lastRecordAt, steps, submits };
+  const state = replay(text);
+  const books = (key: string): InstanceBooks => {
+    const history = state.instances.get(key);
+    return { paidTotal: paidTotal(history), losses: history?.losses ?? [] };
+  };
+  return { runId: runRecord?.run_id, startedAt: runRecord?.t, lastRecordAt, steps, submits, books };
 }
 
 function newStep(key: string): JournalStep {

@@ -6,7 +6,7 @@
  */
 import { bytes, capitalize, count, duration, fileLine, n } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, statusLine } from './run-summary.js';
+import { headlineFigures, lossText, statusLine } from './run-summary.js';
 import type { ManifestStep } from '../run/manifest-schema.js';
 
 export function reportHtml(summary: RunSummary, notes: readonly string[] = []): string {
@@ -46,6 +46,13 @@ export function reportHtml(summary: RunSummary, notes: readonly string[] = []): 
       summary.ambiguous,
       ['Row', 'Step', 'Unanswered attempts', 'Request'],
       (ref) => [rowLink(ref), esc(ref.step.step), n(ref.step.ambiguous_attempts), esc(ref.step.request_id ?? '')],
+    ),
+    refTable(
+      `Lost: ${n(summary.credits.lost)} credits paid for results never saved`,
+      'lost',
+      summary.lost,
+      ['Row', 'Step', 'Credits lost', 'Why'],
+      (ref) => [rowLink(ref), esc(ref.step.step), n(ref.step.credits.lost ?? 0), esc(lossText(ref.step))],
     ),
     refTable(
       `Paid results of abandoned video jobs (${n(summary.extraFiles.length)})`,

@@ -4,7 +4,7 @@
  */
 import { capitalize, duration, n } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, statusLine } from './run-summary.js';
+import { headlineFigures, lossText, statusLine } from './run-summary.js';
 
 const ROWS_SHOWN = 50;
 const ISSUES_SHOWN = 50;
@@ -44,6 +44,13 @@ export function reportMarkdown(summary: RunSummary, notes: readonly string[] = [
     summary.ambiguous,
     ['Row', 'Step', 'Unanswered attempts', 'Request'],
     (ref) => [ref.row, ref.step.step, n(ref.step.ambiguous_attempts), ref.step.request_id ?? ''],
+  );
+  refTable(
+    out,
+    `Lost: ${n(summary.credits.lost)} credits paid for results never saved`,
+    summary.lost,
+    ['Row', 'Step', 'Credits lost', 'Why'],
+    (ref) => [ref.row, ref.step.step, n(ref.step.credits.lost ?? 0), lossText(ref.step)],
   );
   refTable(
     out,

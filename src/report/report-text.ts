@@ -6,7 +6,7 @@
 import { textTable } from '../cli/text-table.js';
 import { count, duration, n, where } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, statusLine } from './run-summary.js';
+import { headlineFigures, lossText, statusLine } from './run-summary.js';
 
 const ROWS_SHOWN = 10;
 const ISSUES_SHOWN = 20;
@@ -40,6 +40,12 @@ export function reportText(summary: RunSummary, notes: readonly string[] = []): 
     summary.ambiguous,
     (ref) =>
       `${where(ref.row, ref.step)}: ${count(ref.step.ambiguous_attempts, 'unanswered attempt')}${ref.step.request_id ? `, request ${ref.step.request_id}` : ''}`,
+  );
+  issues(
+    out,
+    `lost (${n(summary.credits.lost)} credits paid for results never saved)`,
+    summary.lost,
+    (ref) => `${where(ref.row, ref.step)}: ${lossText(ref.step)}`,
   );
   issues(
     out,

@@ -28,6 +28,10 @@ export interface RunSummary {
     readonly used: number;
     readonly estimated: boolean;
     readonly savedByCache: number;
+    /** Every credit charged for these steps across all runs (undefined in manifests before 0.2). */
+    readonly paidTotal: number | undefined;
+    /** Of those, paid for results never saved. */
+    readonly lost: number;
     readonly byModel: readonly CostLine[];
     readonly byStep: readonly CostLine[];
     /** Most credits used first. */
@@ -43,6 +47,8 @@ export interface RunSummary {
   readonly ambiguous: readonly StepRef[];
   /** Results of abandoned video jobs that were paid for anyway. */
   readonly extraFiles: readonly StepRef[];
+  /** Steps with credits paid for results never saved (the manifest's `losses` say why). */
+  readonly lost: readonly StepRef[];
   /** Reasons for deferred and skipped steps, with how many steps each. */
   readonly reasons: ReadonlyMap<string, number>;
 }
@@ -54,6 +60,7 @@ export function summarize(manifest: Manifest): RunSummary {
   const skipped: StepRef[] = [];
   const ambiguous: StepRef[] = [];
   const extraFiles: StepRef[] = [];
+  const lost: StepRef[] = [];
   const reasons = new Map<string, number>();
   let instances = 0;
   manifest.rows.forEach((row, rowIndex) => {
@@ -65,6 +72,7 @@ export function summarize(manifest: Manifest): RunSummary {
       if (step.status === 'skipped') skipped.push(ref);
       if (step.ambiguous_attempts > 0) ambiguous.push(ref);
       if (step.extra_files.length > 0) extraFiles.push(ref);
+      if ((step.losses?.length ?? 0) > 0) lost.push(ref);
       if (step.status === 'deferred' || step.status === 'skipped') {
         const reason = `${step.status}: ${step.reason ?? 'unknown'}`;
         reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
@@ -82,6 +90,8 @@ export function summarize(manifest: Manifest): RunSummary {
       used: totals.credits.used,
       estimated: totals.credits.estimated,
       savedByCache: totals.credits.saved_by_cache,
+      paidTotal: totals.credits.paid_total,
+      lost: totals.credits.lost ?? 0,
       byModel: lines(totals.credits.by_model),
       byStep: lines(totals.credits.by_step),
       byRow: lines(totals.credits.by_row).sort((a, b) => b.used - a.used || b.planned - a.planned),
@@ -93,6 +103,7 @@ export function summarize(manifest: Manifest): RunSummary {
     skipped,
     ambiguous,
     extraFiles,
+    lost,
     reasons,
   };
 }
@@ -122,6 +133,9 @@ export function headlineFigures(summary: RunSummary): [label: string, value: str
     ],
     ['Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`],
     ['Cached', `${count(counts.cached, 'step')} reused, ${n(credits.savedByCache)} credits saved`],
+    ...(credits.paidTotal === undefined
+      ? []
+      : [['Paid', paidText(credits.paidTotal, credits.lost)] as [string, string]]),
     ['Requests', requestsText(requests)],
     [
       'Unanswered',
@@ -136,8 +150,21 @@ export function headlineFigures(summary: RunSummary): [label: string, value: str
 
 export function quotaText(quota: Manifest['totals']['quota']): string {
   if (quota.limit === null) return `${quota.plan}: limit unknown`;
+  // The service's 429 is the truth, whatever the local count says.
+  if (quota.refused_at)
+    return `${quota.plan}: 0 of ${n(quota.limit)} requests left (the service refused for the quota at ${quota.refused_at.slice(11, 16)} UTC)`;
   const used = quota.used_24h === null ? '' : ` (${n(quota.used_24h)} used in the last 24 h)`;
   return `${quota.plan}: ${n(quota.remaining ?? 0)} of ${n(quota.limit)} requests left${used}`;
+}
+
+/** Everything paid for these steps, across runs, and what of it bought nothing kept. */
+function paidText(paidTotal: number, lost: number): string {
+  return `${n(paidTotal)} credits in all runs; ${lost === 0 ? 'none lost' : `${n(lost)} lost (paid for, never saved)`}`;
+}
+
+/** Why a step's credits were lost, in one line. */
+export function lossText(step: ManifestStep): string {
+  return (step.losses ?? []).map((loss) => `${n(loss.credits)} credits: ${loss.reason}`).join('; ');
 }
 
 /** Sent against planned, polls apart: a video that took longer than expected shows as polls. */

@@ -1,6 +1,6 @@
 /** The manifest of a run, from what the scheduler and the client recorded. */
 import type { Plan } from '../plan/plan-model.js';
-import type { JournalFile } from './journal-records.js';
+import type { JournalFile, LostRecord } from './journal-records.js';
 import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
 import { countSteps, tallyCredits } from './manifest-totals.js';
 import type { FailureInfo, InstanceOutcome } from './run-outcome.js';
@@ -34,6 +34,15 @@ export interface RunRecord {
   readonly outcomes: ReadonlyMap<string, InstanceOutcome>;
   readonly requests: RequestCounters;
   readonly plan: Plan;
+  /** What the journal's books say of an instance, across all runs. */
+  readonly books: (key: string) => InstanceBooks;
+  /** When the service refused a request for the quota in this run. */
+  readonly quotaRefusedAt: number | undefined;
+}
+
+export interface InstanceBooks {
+  readonly paidTotal: number;
+  readonly losses: readonly LostRecord[];
 }
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
@@ -53,17 +62,17 @@ export function buildManifest(run: RunRecord): Manifest {
     for (const key of row.instances) {
       const outcome = run.outcomes.get(key);
       if (!outcome) continue;
-      const charged = outcome.status === 'done' ? outcome.creditsUsed : 0;
       // Planned means what this run planned to pay: nothing for what the cache covered.
       const planned = outcome.status === 'cached' || outcome.status === 'skipped' ? 0 : outcome.creditsPlanned;
       if (outcome.status === 'cached') savedByCache += outcome.creditsPlanned;
-      steps.push(stepEntry(outcome, planned, charged));
+      steps.push(stepEntry(outcome, planned, run.books(key)));
     }
     rows.push({ key: row.key, folder: row.folder, steps });
   }
   const credits = tallyCredits(rows);
   const { plan } = run;
   const quotaUsed = plan.quota.used24h === null ? null : plan.quota.used24h + run.requests.sent;
+  const refused = run.quotaRefusedAt !== undefined;
   return {
     schema_version: 1,
     pipeline: run.pipeline,
@@ -83,6 +92,8 @@ export function buildManifest(run: RunRecord): Manifest {
         used: credits.used,
         estimated: plan.credits.estimated,
         saved_by_cache: savedByCache,
+        paid_total: credits.paid_total,
+        lost: credits.lost,
         by_model: credits.by_model,
         by_step: credits.by_step,
         by_row: credits.by_row,
@@ -97,7 +108,13 @@ export function buildManifest(run: RunRecord): Manifest {
         plan: plan.quota.plan,
         limit: plan.quota.limit,
         used_24h: quotaUsed,
-        remaining: plan.quota.limit === null ? null : Math.max(0, plan.quota.limit - (quotaUsed ?? run.requests.sent)),
+        // A 429 for the quota is the service's word: nothing is left, whatever the local count says.
+        remaining: refused
+          ? 0
+          : plan.quota.limit === null
+            ? null
+            : Math.max(0, plan.quota.limit - (quotaUsed ?? run.requests.sent)),
+        refused_at: iso(run.quotaRefusedAt),
       },
       steps: countSteps(rows),
     },
@@ -105,7 +122,7 @@ export function buildManifest(run: RunRecord): Manifest {
   };
 }
 
-function stepEntry(outcome: InstanceOutcome, planned: number, used: number): ManifestStep {
+function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBooks): ManifestStep {
   const expiresAt = iso(outcome.status === 'done' ? outcome.urlExpiresAt : undefined);
   const file = (f: JournalFile) => fileEntry(f, expiresAt);
   return {
@@ -119,7 +136,18 @@ function stepEntry(outcome: InstanceOutcome, planned: number, used: number): Man
     attempts: outcome.attempts,
     ambiguous_attempts: outcome.ambiguous,
     polls: outcome.polls,
-    credits: { planned, used },
+    credits: {
+      planned,
+      used: outcome.creditsUsed,
+      paid_total: books.paidTotal,
+      lost: books.losses.reduce((sum, loss) => sum + loss.credits, 0),
+    },
+    losses: books.losses.map((loss) => ({
+      credits: loss.credits,
+      reason: loss.reason,
+      request_id: loss.request_id ?? null,
+      at: new Date(loss.t).toISOString(),
+    })),
     started_at: iso(outcome.startedAt),
     finished_at: iso(outcome.finishedAt),
     duration_ms:

@@ -2,27 +2,47 @@
  * One step instance, made safe to interrupt at any point. In order, each recorded before the next
  * side effect: the intent with its idempotency key (before any request), a video's request_id
  * (before polling), the answer (before downloading), the files. A rerun finds where it stopped:
- * a finished result is reused (cached), a request in doubt is sent again under the same key, a
- * submitted video is polled again by its request_id, an answer not yet downloaded is downloaded.
+ * a finished result is reused (cached), an answer already paid for is downloaded (or, when its
+ * URLs have expired, booked as lost and the work done again), work whose key is not settled is
+ * sent again under that same key (the service replays what it did), a submitted video is polled
+ * again by its request_id. Only a settled key (an answer, a definite refusal) moves to a new one.
  */
-import type { ApiClient, CallOptions } from '../api/api-client.js';
+import type { ApiClient } from '../api/api-client.js';
 import { ApiError } from '../api/api-error.js';
 import { type ExpectedMedia, ResultExpiredError } from '../api/download.js';
-import { runVideoJob, VideoJobError } from '../api/video-job.js';
+import { VideoJobError } from '../api/video-job.js';
 import { OPERATION_SPECS } from '../catalog/operations.js';
 import { mediaInfo } from '../media/media-info.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { StepInstance } from '../pipeline/expansion.js';
 import type { OperationCall } from '../pipeline/params/operation-params.js';
+import { affectsWholeDisk, describeStorageError, storageCode } from '../storage-errors.js';
+import { type Answer, callOperation } from './call-operation.js';
 import { type FileHasher, fingerprint, idempotencyKey } from './fingerprint.js';
-import type { InstanceHistory, JournalFile } from './journal-records.js';
-import type { Journal, JournalState } from './journal.js';
+import type { InstanceHistory, JournalFile, JournalRecord } from './journal-records.js';
+import { applyRecord, type Journal, JournalWriteError, type JournalState } from './journal.js';
 import { extensionOf, type OutputLayout } from './output-layout.js';
 import { resolveInputs } from './resolve-inputs.js';
 import type { ResultCache } from './result-cache.js';
-import type { DeferReason, InstanceOutcome } from './run-outcome.js';
+import type { DeferReason, FailureInfo, InstanceOutcome } from './run-outcome.js';
+import { RunStopping } from './run-stop.js';
+import { creditsOfAnswer } from './settlement.js';
 import { rename } from 'node:fs/promises';
 
+export type Slot = <T>(request: () => Promise<T>) => Promise<T>;
+
+/** Everything about one instance of one row that its run needs. */
+export interface InstanceTask {
+  readonly instance: StepInstance;
+  readonly step: CheckedStep;
+  readonly rowFolder: string;
+  readonly outcome: InstanceOutcome;
+  readonly upstream: (stepId: string) => InstanceOutcome | undefined;
+  /** The concurrency slot for one request of this operation. */
+  readonly slot: Slot;
+}
+
+/** What every instance of a run shares. */
 export interface InstanceContext {
   readonly pipelineName: string;
   readonly client: ApiClient;
@@ -34,81 +54,77 @@ export interface InstanceContext {
   readonly retentionMs: number;
   readonly now: () => number;
   readonly signal: AbortSignal;
-  /** The concurrency slot for one request of this operation. */
-  readonly slot: CallOptions['slot'];
-  /** Told the idempotency key before it is used, so requests can be counted against the instance. */
-  readonly bind?: (idempotencyKey: string) => void;
 }
 
 /** What stops the whole run, if this instance met it. */
-export type StopSignal = 'credits' | 'quota' | 'auth' | undefined;
+export type StopSignal = 'credits' | 'quota' | 'auth' | 'storage' | undefined;
 
-interface Answer {
-  readonly urls: readonly string[];
-  readonly requestId: string | undefined;
-  readonly creditsUsed: number | undefined;
-}
-
-export async function runInstance(
-  instance: StepInstance,
-  step: CheckedStep,
-  rowFolder: string,
-  outcome: InstanceOutcome,
-  upstream: (stepId: string) => InstanceOutcome | undefined,
-  context: InstanceContext,
-): Promise<StopSignal> {
+export async function runInstance(task: InstanceTask, context: InstanceContext): Promise<StopSignal> {
+  const { outcome } = task;
   outcome.startedAt = context.now();
   try {
-    await attempt(instance, step, rowFolder, outcome, upstream, context, false);
+    await attempt(task, context);
     return undefined;
   } catch (error) {
-    return await settleFailure(error, instance, outcome, context);
+    return await settleFailure(error, task, context);
   } finally {
     outcome.finishedAt = context.now();
   }
 }
 
-async function attempt(
-  instance: StepInstance,
-  step: CheckedStep,
-  rowFolder: string,
-  outcome: InstanceOutcome,
-  upstream: (stepId: string) => InstanceOutcome | undefined,
-  context: InstanceContext,
-  afterExpiry: boolean,
-): Promise<void> {
-  const { journal, layout } = context;
+async function attempt(task: InstanceTask, context: InstanceContext): Promise<void> {
+  const { instance, outcome } = task;
   const { call, identities } = await resolveInputs(
     instance as OperationCall,
-    upstream,
-    layout,
+    task.upstream,
+    context.layout,
     context.hasher,
     context.now(),
   );
   const print = fingerprint(call, identities);
 
-  const cached = afterExpiry ? undefined : await context.cache.find(instance.key, print);
+  const cached = await context.cache.find(instance.key, print);
   if (cached) {
-    const files = await context.cache.place(cached, rowFolder, instance.stepId);
+    const files = await context.cache.place(cached, task.rowFolder, instance.stepId);
     if (
       context.state.instances.get(instance.key)?.downloaded !== cached ||
       files.some((file, i) => file.path !== cached.files[i]?.path)
     ) {
-      await journal.append({ type: 'downloaded', t: context.now(), key: instance.key, fingerprint: print, files });
+      await record(context, { type: 'downloaded', t: context.now(), key: instance.key, fingerprint: print, files });
     }
     outcome.status = 'cached';
     outcome.files = files;
     return;
   }
 
+  // An answer already paid for (an earlier run, or a result deleted since): download it, free.
+  const earlier = context.state.instances.get(instance.key);
+  if (earlier?.fingerprint === print && earlier.answer) {
+    const answer = earlier.answer;
+    outcome.requestId = answer.request_id;
+    outcome.requestIds = [...earlier.requestIds];
+    outcome.urlExpiresAt = answer.t + context.retentionMs;
+    try {
+      return await save(task, context, print, {
+        urls: answer.urls,
+        requestId: answer.request_id,
+        creditsUsed: answer.credits_used,
+      });
+    } catch (error) {
+      if (!(error instanceof ResultExpiredError)) throw error;
+      // Never saved: the credits are lost. Saved once and deleted since: only the files are.
+      if (!earlier.downloaded) await bookLoss(context, instance.key, earlier, answer.request_id);
+    }
+  }
+
   const history = context.state.instances.get(instance.key);
   const sameWork = history?.fingerprint === print;
-  const unfinished = sameWork && !afterExpiry && !history?.failed && !history?.downloaded;
-  const generation = sameWork ? (unfinished ? (history?.generation ?? 0) : (history?.generation ?? 0) + 1) : 0;
+  // Work in doubt keeps its key until an answer or a definite refusal settles it.
+  const inDoubt = sameWork && history !== undefined && !history.settled;
+  const generation = !sameWork ? 0 : inDoubt ? history.generation : history.generation + 1;
   const key = idempotencyKey(context.pipelineName, instance.key, print, generation);
-  context.bind?.(key);
-  if (!(unfinished && history?.idempotencyKey === key)) {
-    await journal.append({
+  if (!(inDoubt && history.idempotencyKey === key)) {
+    await record(context, {
       type: 'intent',
       t: context.now(),
       key: instance.key,
@@ -119,138 +135,105 @@ async function attempt(
       model: outcome.model ?? null,
       credits_planned: outcome.creditsPlanned,
     });
-    remember(context.state, instance.key, { fingerprint: print, generation, idempotencyKey: key });
   }
 
-  const previous = unfinished ? history?.answer : undefined;
-  const answer: Answer = previous
-    ? { urls: previous.urls, requestId: previous.request_id, creditsUsed: previous.credits_used }
-    : await send(call, step, key, unfinished ? (history?.requestIds ?? []) : [], outcome, instance.key, context);
-  outcome.requestId = answer.requestId;
-  outcome.creditsUsed = answer.creditsUsed ?? outcome.creditsPlanned;
-  if (!previous) {
-    const answered = {
-      type: 'answered',
-      t: context.now(),
-      key: instance.key,
-      request_id: answer.requestId,
-      urls: answer.urls,
-      credits_used: answer.creditsUsed,
-    } as const;
-    await journal.append(answered);
-    remember(context.state, instance.key, { answer: answered });
-    outcome.urlExpiresAt = answered.t + context.retentionMs;
-  } else {
-    outcome.urlExpiresAt = previous.t + context.retentionMs;
-  }
-
-  let files: JournalFile[];
-  try {
-    files = await download(answer, instance, rowFolder, context);
-  } catch (error) {
-    // An answer from an earlier run whose URLs have expired: the work has to be done again.
-    if (error instanceof ResultExpiredError && previous && !afterExpiry) {
-      const failed = {
-        type: 'failed',
+  const answer = await callOperation(call, {
+    client: context.client,
+    options: {
+      idempotencyKey: key,
+      attempts: task.step.retries + 1,
+      timeoutMs: task.step.timeoutMs,
+      signal: context.signal,
+      slot: task.slot,
+      observer: {
+        sent: (kind) => {
+          if (kind === 'submit') outcome.attempts++;
+        },
+        ambiguous: () => {
+          outcome.ambiguous++;
+        },
+      },
+    },
+    resume: inDoubt ? history.requestIds : [],
+    outcome,
+    onSubmitted: (requestId, submittedKey) =>
+      record(context, {
+        type: 'submitted',
         t: context.now(),
         key: instance.key,
-        kind: 'expired',
-        status: error.status,
-        code: 'result_expired',
-        message: error.message,
-        request_id: answer.requestId,
-      } as const;
-      await journal.append(failed);
-      remember(context.state, instance.key, { failed });
-      return attempt(instance, step, rowFolder, outcome, upstream, context, true);
-    }
+        request_id: requestId,
+        idempotency_key: submittedKey,
+      }),
+  });
+  const answered = {
+    type: 'answered',
+    t: context.now(),
+    key: instance.key,
+    request_id: answer.requestId,
+    urls: answer.urls,
+    credits_used: answer.creditsUsed,
+  } as const;
+  await record(context, answered);
+  outcome.requestId = answer.requestId;
+  outcome.urlExpiresAt = answered.t + context.retentionMs;
+  outcome.creditsUsed += creditsOfAnswer(answered, context.state.instances.get(instance.key) ?? {});
+  try {
+    await save(task, context, print, answer);
+  } catch (error) {
+    // Expired before its first download: paid, and never to be saved. The next run does it again.
+    if (error instanceof ResultExpiredError)
+      await bookLoss(context, instance.key, context.state.instances.get(instance.key), answer.requestId);
     throw error;
   }
+}
+
+/** Download an answer's files into place and record them: the step is done. */
+async function save(task: InstanceTask, context: InstanceContext, print: string, answer: Answer): Promise<void> {
+  const { instance, outcome } = task;
+  const files = await download(answer, task, context);
   const downloaded = { type: 'downloaded', t: context.now(), key: instance.key, fingerprint: print, files } as const;
   // Not awaited to disk: if this record is lost, the next run downloads the recorded answer again
   // (nothing is sent or paid); it goes to disk with the next group of records.
-  void journal.append(downloaded, false);
-  remember(context.state, instance.key, { downloaded });
-  context.cache.remember(downloaded);
+  context.journal.append(downloaded, false).catch(() => undefined);
+  applyRecord(context.state, downloaded);
   outcome.status = 'done';
   outcome.files = files;
 }
 
-async function send(
-  call: OperationCall,
-  step: CheckedStep,
-  key: string,
-  resume: readonly string[],
-  outcome: InstanceOutcome,
-  instanceKey: string,
+/** The current answer was paid for and will never be saved: book its credits as lost. */
+async function bookLoss(
   context: InstanceContext,
-): Promise<Answer> {
-  const options: CallOptions = {
-    idempotencyKey: key,
-    attempts: step.retries + 1,
-    timeoutMs: step.timeoutMs,
-    signal: context.signal,
-    slot: context.slot,
-  };
-  const { client } = context;
-  switch (call.operation) {
-    case 'generate': {
-      const result = await client.generate(call.params, options);
-      return { urls: result.urls, requestId: result.requestId, creditsUsed: result.creditsUsed };
-    }
-    case 'video': {
-      // Known from the start (a resumed job) or from the submit: the manifest of a run stopped
-      // while the job works names it.
-      outcome.requestIds = [...resume];
-      outcome.requestId = resume.at(-1);
-      const done = await runVideoJob(client, call.params, {
-        ...options,
-        resume,
-        onSubmitted: async (requestId, submittedKey) => {
-          outcome.requestIds.push(requestId);
-          outcome.requestId = requestId;
-          await context.journal.append({
-            type: 'submitted',
-            t: context.now(),
-            key: instanceKey,
-            request_id: requestId,
-            idempotency_key: submittedKey,
-          });
-          remember(context.state, instanceKey, { submitted: requestId });
-        },
-        onPolled: () => {
-          outcome.polls++;
-        },
-      });
-      outcome.requestIds = [...done.requestIds];
-      return { urls: [done.url], requestId: done.requestId, creditsUsed: done.creditsUsed };
-    }
-    default: {
-      const result =
-        call.operation === 'edit'
-          ? await client.edit(call.params, options)
-          : call.operation === 'upscale'
-            ? await client.upscale(call.params, options)
-            : call.operation === 'remove-bg'
-              ? await client.removeBg(call.params, options)
-              : await client.tts(call.params, options);
-      return { urls: [result.url], requestId: result.requestId, creditsUsed: result.creditsUsed };
-    }
-  }
+  key: string,
+  history: InstanceHistory | undefined,
+  requestId: string | undefined,
+): Promise<void> {
+  const answer = history?.answer;
+  if (!history || !answer) return;
+  await record(context, {
+    type: 'lost',
+    t: context.now(),
+    key,
+    credits: creditsOfAnswer(answer, history),
+    reason: 'the result URL expired before it was downloaded',
+    request_id: requestId,
+    answer: true,
+  });
 }
 
-async function download(
-  answer: Answer,
-  instance: StepInstance,
-  rowFolder: string,
-  context: InstanceContext,
-): Promise<JournalFile[]> {
+/** Journal a record (on disk before the next side effect) and keep the run's state in step. */
+async function record(context: InstanceContext, entry: Exclude<JournalRecord, { type: 'run' }>): Promise<void> {
+  await context.journal.append(entry);
+  applyRecord(context.state, entry);
+}
+
+async function download(answer: Answer, task: InstanceTask, context: InstanceContext): Promise<JournalFile[]> {
+  const { instance } = task;
   const media = OPERATION_SPECS[instance.operation].output;
   const expected: ExpectedMedia = media;
   const fallback = media === 'image' ? 'image/png' : media === 'audio' ? 'audio/mpeg' : 'video/mp4';
   const files: JournalFile[] = [];
   for (const [index, url] of answer.urls.entries()) {
-    const base = context.layout.assetBase(rowFolder, instance.stepId, index);
+    const base = context.layout.assetBase(task.rowFolder, instance.stepId, index);
     const got = await context.client.download(url, `${base}.${extensionOf(fallback)}`, expected, {
       signal: context.signal,
     });
@@ -276,115 +259,100 @@ async function download(
   return files;
 }
 
-async function settleFailure(
-  error: unknown,
-  instance: StepInstance,
-  outcome: InstanceOutcome,
-  context: InstanceContext,
-): Promise<StopSignal> {
-  if (context.signal.aborted) {
-    // Not a failure of the step: the run is stopping. The journal keeps where it was.
-    outcome.status = 'deferred';
-    outcome.reason = 'interrupted';
-    return undefined;
+/** API outcomes that stop the run: the step is deferred, not failed. */
+const STOPS: Readonly<Record<string, DeferReason & StopSignal>> = {
+  credits: 'credits',
+  quota: 'quota',
+  auth: 'auth',
+  // A 429 that kept coming past every wait: the service will not take more now.
+  throttled: 'quota',
+};
+
+async function settleFailure(error: unknown, task: InstanceTask, context: InstanceContext): Promise<StopSignal> {
+  const { outcome } = task;
+  if (error instanceof RunStopping) {
+    // Never sent: the run stopped starting work. The journal keeps where the step was.
+    return defer(outcome, error.reason === 'interrupted' ? 'interrupted' : (error.reason as DeferReason));
   }
-  const info =
-    error instanceof ApiError
-      ? {
-          kind: error.kind,
-          status: error.status,
-          code: error.code,
-          message: error.serviceMessage,
-          requestId: error.requestId,
-        }
-      : error instanceof VideoJobError
-        ? {
-            kind: 'permanent',
-            status: undefined,
-            code: error.reason === 'timeout' ? 'video_timeout' : 'video_error',
-            message: error.message,
-            requestId: error.requestId,
-          }
-        : error instanceof ResultExpiredError
-          ? {
-              kind: 'permanent',
-              status: error.status,
-              code: 'result_expired',
-              message: error.message,
-              requestId: outcome.requestId,
-            }
-          : {
-              kind: 'internal',
-              status: undefined,
-              code: 'internal_error',
-              message: error instanceof Error ? error.message : String(error),
-              requestId: undefined,
-            };
+  if (context.signal.aborted) return defer(outcome, 'interrupted');
+  if (error instanceof JournalWriteError) {
+    outcome.error = failureOf(error, outcome);
+    return defer(outcome, 'storage', 'storage');
+  }
+  const info = failureOf(error, outcome);
   if (error instanceof VideoJobError) outcome.requestIds = [...error.requestIds];
-  const failed = {
-    type: 'failed',
-    t: context.now(),
-    key: instance.key,
-    kind: info.kind,
-    status: info.status,
-    code: info.code,
-    message: info.message,
-    request_id: info.requestId,
-  } as const;
-  await context.journal.append(failed);
-  remember(context.state, instance.key, { failed });
   outcome.error = info;
-  const stop: Record<string, DeferReason> = { credits: 'credits', quota: 'quota', auth: 'auth' };
-  const reason = stop[info.kind];
-  if (reason) {
-    outcome.status = 'deferred';
-    outcome.reason = reason;
-    return reason as StopSignal;
+  try {
+    await record(context, {
+      type: 'failed',
+      t: context.now(),
+      key: task.instance.key,
+      kind: info.kind,
+      status: info.status,
+      code: info.code,
+      message: info.message,
+      request_id: info.requestId,
+    });
+  } catch (journalError) {
+    if (!(journalError instanceof JournalWriteError)) throw journalError;
+    return defer(outcome, 'storage', 'storage');
   }
+  const code = storageCode(error);
+  if (code !== undefined && affectsWholeDisk(code)) return defer(outcome, 'storage', 'storage');
+  const stop = error instanceof ApiError ? STOPS[error.kind] : undefined;
+  if (stop) return defer(outcome, stop, stop);
   outcome.status = 'failed';
   return undefined;
 }
 
-/** Keep the in-memory history in step with the journal, so later instances of this run see it. */
-function remember(
-  state: JournalState,
-  key: string,
-  change: {
-    fingerprint?: string;
-    generation?: number;
-    idempotencyKey?: string;
-    answer?: InstanceHistory['answer'];
-    downloaded?: InstanceHistory['downloaded'];
-    submitted?: string;
-    failed?: InstanceHistory['failed'];
-  },
-): void {
-  let history = state.instances.get(key);
-  if (!history) {
-    history = { generation: 0, requestIds: [], ambiguous: 0 };
-    state.instances.set(key, history);
-  }
-  if (change.fingerprint !== undefined) {
-    history.fingerprint = change.fingerprint;
-    history.generation = change.generation ?? 0;
-    if (change.idempotencyKey !== undefined) history.idempotencyKey = change.idempotencyKey;
-    delete history.answer;
-    delete history.failed;
-    delete history.downloaded;
-    history.requestIds = [];
-  }
-  if (change.answer) history.answer = change.answer;
-  if (change.downloaded) history.downloaded = change.downloaded;
-  if (change.submitted) history.requestIds.push(change.submitted);
-  if (change.failed)
-    history.failed = {
-      type: 'failed',
-      t: 0,
-      key,
-      kind: '',
-      status: undefined,
-      code: '',
-      message: '',
-      request_id: undefined,
+function defer(outcome: InstanceOutcome, reason: DeferReason, stop?: StopSignal): StopSignal {
+  outcome.status = 'deferred';
+  outcome.reason = reason;
+  return stop;
+}
+
+function failureOf(error: unknown, outcome: InstanceOutcome): FailureInfo {
+  if (error instanceof ApiError)
+    return {
+      kind: error.kind,
+      status: error.status,
+      code: error.code,
+      message: error.serviceMessage,
+      requestId: error.requestId,
     };
+  if (error instanceof VideoJobError)
+    return {
+      kind: 'permanent',
+      status: undefined,
+      code: error.reason === 'timeout' ? 'video_timeout' : 'video_error',
+      message: error.message,
+      requestId: error.requestId,
+    };
+  if (error instanceof ResultExpiredError)
+    return {
+      kind: 'permanent',
+      status: error.status,
+      code: 'result_expired',
+      message: error.message,
+      requestId: outcome.requestId,
+    };
+  const storage = error instanceof JournalWriteError ? storageCode(error.cause) : storageCode(error);
+  if (storage !== undefined)
+    return {
+      kind: 'storage',
+      status: undefined,
+      code: storage,
+      message:
+        error instanceof JournalWriteError
+          ? error.message
+          : `${describeStorageError(error)}; the answer is kept and the next run downloads it`,
+      requestId: outcome.requestId,
+    };
+  return {
+    kind: 'internal',
+    status: undefined,
+    code: 'internal_error',
+    message: error instanceof Error ? error.message : String(error),
+    requestId: undefined,
+  };
 }

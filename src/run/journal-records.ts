@@ -1,7 +1,9 @@
 /**
  * What the journal records, one JSON line each, in the order the side effects happen: the intent
  * (with the idempotency key, saved before the first request), a video submission's request_id
- * (saved before polling), the answer (saved before downloading), the files, or the failure.
+ * (saved before polling), the answer (saved before downloading), the files, or the failure. The
+ * books of each instance ride along: credits given up (`lost`) and, after compaction, what was
+ * paid in earlier generations (`paid`), so `credits.paid_total` survives every rerun.
  */
 export interface JournalFile {
   /** Relative to the pipeline's output folder. */
@@ -25,6 +27,8 @@ export type JournalRecord =
       readonly fingerprint: string;
       readonly generation: number;
       readonly idempotency_key: string;
+      /** Written by compaction: the key's work was settled by an answer since given up. */
+      readonly settled?: boolean;
       /** What the work is, so a report can be rebuilt from the journal alone (absent before 0.1). */
       readonly operation?: string;
       readonly model?: string | null;
@@ -63,6 +67,27 @@ export type JournalRecord =
       readonly request_id: string | undefined;
     }
   | {
+      /** Credits paid for a result that will never be saved (its URL expired before download...). */
+      readonly type: 'lost';
+      readonly t: number;
+      readonly key: string;
+      readonly credits: number;
+      /** Why, in words a report can show: "expired before download", "abandoned video job"... */
+      readonly reason: string;
+      readonly request_id: string | undefined;
+      /** The instance's current answer is the one given up (its work must be done again). */
+      readonly answer: boolean;
+    }
+  | {
+      /** Credits paid for the instance apart from its current answer and its losses (written by compaction). */
+      readonly type: 'paid';
+      readonly t: number;
+      readonly key: string;
+      readonly credits: number;
+      /** Video jobs given up after a timeout whose charge this books (so none is booked twice). */
+      readonly request_ids?: readonly string[];
+    }
+  | {
       readonly type: 'ambiguous';
       readonly t: number;
       readonly key: string;
@@ -70,12 +95,25 @@ export type JournalRecord =
       readonly reason: string;
     };
 
-/** What the journal knows of one instance, from its latest intent on. */
+export type LostRecord = Extract<JournalRecord, { type: 'lost' }>;
+
+/** What the journal knows of one instance: its latest intent on, and its books across all of them. */
 export interface InstanceHistory {
   fingerprint?: string;
   /** How many intents with a recorded outcome came before: the next idempotency key's generation. */
   generation: number;
   idempotencyKey?: string;
+  /**
+   * The current key's work is settled: it was answered, or definitely refused. Until then every
+   * send uses the same key (the service replays an answer it gave); after, new work needs a new key.
+   */
+  settled: boolean;
+  /** Credits the service charged for this instance apart from its current answer, across all runs. */
+  paidEarlier: number;
+  /** Credits paid for results never saved, with why. */
+  losses: LostRecord[];
+  /** Abandoned video jobs whose charge is already in the books. */
+  booked: string[];
   /** What the latest intent said the work is. */
   work?: InstanceWork;
   /** Every video submission, oldest first. */

@@ -10,6 +10,8 @@
  */
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import type { InstanceHistory, JournalRecord } from './journal-records.js';
+import { describeStorageError } from '../storage-errors.js';
+import { failureSettlesKey, paidTotal } from './settlement.js';
 
 export interface JournalState {
   readonly instances: Map<string, InstanceHistory>;
@@ -17,12 +19,30 @@ export interface JournalState {
   readonly results: Map<string, Extract<JournalRecord, { type: 'downloaded' }>>;
 }
 
+/** The journal could not be written (disk full, permissions): the run must stop starting work. */
+export class JournalWriteError extends Error {
+  override readonly cause: unknown;
+
+  constructor(cause: unknown) {
+    super(`the journal could not be written: ${describeStorageError(cause)}`);
+    this.name = 'JournalWriteError';
+    this.cause = cause;
+  }
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: JournalWriteError) => void;
+}
+
 export class Journal {
   readonly #handle: FileHandle;
   #pending: string[] = [];
-  #waiters: (() => void)[] = [];
+  #waiters: Waiter[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
+  /** Set once a write failed: every later append fails the same way, nothing is half-written. */
+  #broken: JournalWriteError | undefined;
 
   private constructor(handle: FileHandle) {
     this.#handle = handle;
@@ -47,17 +67,23 @@ export class Journal {
 
   /** Record; with `durable` (the default) resolve only once it is on disk. */
   append(record: JournalRecord, durable = true): Promise<void> {
+    if (this.#broken) return Promise.reject(this.#broken);
     if (this.#closed) return Promise.resolve();
     this.#pending.push(`${JSON.stringify(record)}\n`);
     if (!durable) return Promise.resolve();
-    const done = new Promise<void>((resolve) => this.#waiters.push(resolve));
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     this.#schedule();
     return done;
   }
 
-  /** Everything appended so far, on disk. */
+  /** The write error that broke the journal, if one did. */
+  get broken(): JournalWriteError | undefined {
+    return this.#broken;
+  }
+
+  /** Everything appended so far, on disk (or the journal is broken and it never will be). */
   async flush(): Promise<void> {
-    while (this.#flushing || this.#pending.length > 0) {
+    while (!this.#broken && (this.#flushing || this.#pending.length > 0)) {
       if (!this.#flushing) this.#schedule();
       await this.#flushing;
     }
@@ -66,7 +92,7 @@ export class Journal {
   async close(): Promise<void> {
     await this.flush();
     this.#closed = true;
-    await this.#handle.close();
+    await this.#handle.close().catch(() => undefined);
   }
 
   #schedule(): void {
@@ -78,75 +104,115 @@ export class Journal {
     const waiters = this.#waiters;
     this.#pending = [];
     this.#waiters = [];
-    if (lines.length > 0) {
-      await this.#handle.write(lines.join(''));
-      await this.#handle.datasync();
+    try {
+      if (lines.length > 0) {
+        await this.#handle.write(lines.join(''));
+        await this.#handle.datasync();
+      }
+    } catch (error) {
+      this.#broken = new JournalWriteError(error);
     }
     this.#flushing = undefined;
-    for (const resolve of waiters) resolve();
+    const broken = this.#broken;
+    if (broken) {
+      for (const waiter of [...waiters, ...this.#waiters.splice(0)]) waiter.reject(broken);
+      this.#pending = [];
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
     if (this.#pending.length > 0 && this.#waiters.length > 0) this.#schedule();
   }
 }
 
 export function replay(text: string): JournalState {
-  const instances = new Map<string, InstanceHistory>();
-  const results = new Map<string, Extract<JournalRecord, { type: 'downloaded' }>>();
-  const history = (key: string): InstanceHistory => {
-    let found = instances.get(key);
-    if (!found) {
-      found = { generation: 0, requestIds: [], ambiguous: 0 };
-      instances.set(key, found);
-    }
-    return found;
-  };
+  const state: JournalState = { instances: new Map(), results: new Map() };
   for (const line of text.split('\n')) {
     const record = parseJournalLine(line);
-    if (!record || record.type === 'run') continue;
-    const h = history(record.key);
-    switch (record.type) {
-      case 'intent':
-        // A new intent after an outcome starts a new generation; one without (a crash) repeats it.
-        if (h.answer || h.failed || h.downloaded) {
-          delete h.answer;
-          delete h.failed;
-          delete h.downloaded;
-          h.requestIds = [];
-          h.ambiguous = 0;
-        }
-        h.fingerprint = record.fingerprint;
-        h.generation = record.generation;
-        h.idempotencyKey = record.idempotency_key;
-        if (record.operation !== undefined)
-          h.work = {
-            operation: record.operation,
-            model: record.model ?? null,
-            creditsPlanned: record.credits_planned ?? 0,
-          };
-        break;
-      case 'submitted':
-        h.requestIds.push(record.request_id);
-        break;
-      case 'answered':
-        h.answer = record;
-        break;
-      case 'downloaded':
-        // A result of other work (kept for the cache) is not this instance's current result.
-        if (h.fingerprint === undefined || h.fingerprint === record.fingerprint) {
-          h.downloaded = record;
-          h.fingerprint ??= record.fingerprint;
-        }
-        results.delete(record.fingerprint);
-        results.set(record.fingerprint, record);
-        break;
-      case 'failed':
-        h.failed = record;
-        break;
-      case 'ambiguous':
-        h.ambiguous++;
-        break;
-    }
+    if (record) applyRecord(state, record);
   }
-  return { instances, results };
+  return state;
+}
+
+export function newHistory(): InstanceHistory {
+  return { generation: 0, settled: false, paidEarlier: 0, losses: [], booked: [], requestIds: [], ambiguous: 0 };
+}
+
+/**
+ * What one record changes in the state. Replay and a running run share it, so what a run
+ * remembers while it works is exactly what the next run will read back.
+ */
+export function applyRecord(state: JournalState, record: JournalRecord): void {
+  if (record.type === 'run') return;
+  let h = state.instances.get(record.key);
+  if (!h) {
+    h = newHistory();
+    state.instances.set(record.key, h);
+  }
+  switch (record.type) {
+    case 'intent':
+      // A new key starts a new story (its paid answer goes to the books); the same key again
+      // (a rerun resuming work in doubt) goes on with the story it has.
+      if (record.idempotency_key !== h.idempotencyKey) {
+        h.paidEarlier = paidTotal(h);
+        delete h.answer;
+        delete h.failed;
+        delete h.downloaded;
+        h.requestIds = [];
+        h.ambiguous = 0;
+        h.settled = false;
+      }
+      h.fingerprint = record.fingerprint;
+      h.generation = record.generation;
+      h.idempotencyKey = record.idempotency_key;
+      if (record.settled) h.settled = true;
+      if (record.operation !== undefined)
+        h.work = {
+          operation: record.operation,
+          model: record.model ?? null,
+          creditsPlanned: record.credits_planned ?? 0,
+        };
+      break;
+    case 'submitted':
+      if (!h.requestIds.includes(record.request_id)) h.requestIds.push(record.request_id);
+      break;
+    case 'answered':
+      h.answer = record;
+      h.settled = true;
+      delete h.failed;
+      break;
+    case 'downloaded':
+      // A result of other work (kept for the cache) is not this instance's current result.
+      if (h.fingerprint === undefined || h.fingerprint === record.fingerprint) {
+        h.downloaded = record;
+        h.fingerprint ??= record.fingerprint;
+        delete h.failed;
+      }
+      state.results.delete(record.fingerprint);
+      state.results.set(record.fingerprint, record);
+      break;
+    case 'failed':
+      h.failed = record;
+      if (failureSettlesKey(record)) h.settled = true;
+      break;
+    case 'lost':
+      h.losses.push(record);
+      // The answer given up leaves "current": its credits are in the books now, as lost.
+      if (record.answer) delete h.answer;
+      else if (record.request_id !== undefined) book(h, [record.request_id]);
+      h.paidEarlier += record.credits;
+      break;
+    case 'paid':
+      h.paidEarlier += record.credits;
+      book(h, record.request_ids ?? []);
+      break;
+    case 'ambiguous':
+      h.ambiguous++;
+      break;
+  }
+}
+
+function book(h: InstanceHistory, requestIds: readonly string[]): void {
+  for (const id of requestIds) if (!h.booked.includes(id)) h.booked.push(id);
 }
 
 /** Only what the next runs need: each instance's current story, and each reusable result. */
@@ -157,6 +223,11 @@ async function compact(file: string, state: JournalState): Promise<void> {
   // Results kept only for the cache first, so each instance's own story is what replays last.
   for (const result of state.results.values()) if (!current.has(result)) add(result);
   for (const [key, h] of state.instances) {
+    // The books first: what was paid apart from the current answer, then each loss (which adds its own).
+    const lost = h.losses.reduce((sum, loss) => sum + loss.credits, 0);
+    if (h.paidEarlier - lost > 0 || h.booked.length > 0)
+      add({ type: 'paid', t: 0, key, credits: h.paidEarlier - lost, request_ids: h.booked });
+    for (const loss of h.losses) add({ ...loss, answer: false });
     if (h.fingerprint !== undefined && h.idempotencyKey !== undefined) {
       add({
         type: 'intent',
@@ -165,6 +236,8 @@ async function compact(file: string, state: JournalState): Promise<void> {
         fingerprint: h.fingerprint,
         generation: h.generation,
         idempotency_key: h.idempotencyKey,
+        // Settled by an answer given up since (lost): no record below says so any more.
+        ...(h.settled && !h.answer && !h.failed && { settled: true }),
         ...(h.work && {
           operation: h.work.operation,
           model: h.work.model,

@@ -18,6 +18,24 @@ const fileSchema = z.strictObject({
 
 const creditsPair = z.strictObject({ planned: z.number().nonnegative(), used: z.number().nonnegative() });
 
+const stepCredits = z.strictObject({
+  planned: z.number().nonnegative(),
+  used: z.number().nonnegative().describe('Charged by the service in this run for this step, whatever became of it.'),
+  paid_total: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('Every credit charged for this step across all runs, as far as the client knows (absent before 0.2).'),
+  lost: z.number().nonnegative().optional().describe('Of paid_total: paid for results that were never saved.'),
+});
+
+const lossSchema = z.strictObject({
+  credits: z.number().nonnegative(),
+  reason: z.string(),
+  request_id: z.string().nullable(),
+  at: z.string(),
+});
+
 export const STEP_STATUSES = ['done', 'cached', 'failed', 'skipped', 'deferred'] as const;
 
 const stepSchema = z.strictObject({
@@ -35,7 +53,8 @@ const stepSchema = z.strictObject({
     .nonnegative()
     .describe('Sent without an answer: may have been charged twice where the service ignores Idempotency-Key.'),
   polls: z.number().int().nonnegative(),
-  credits: creditsPair,
+  credits: stepCredits,
+  losses: z.array(lossSchema).optional().describe('Results paid for and never saved, with why.'),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   duration_ms: z.number().nonnegative().nullable(),
@@ -81,6 +100,12 @@ export const manifestSchema = z.strictObject({
       used: z.number().nonnegative(),
       estimated: z.boolean(),
       saved_by_cache: z.number().nonnegative(),
+      paid_total: z
+        .number()
+        .nonnegative()
+        .optional()
+        .describe('Every credit charged for these steps across all runs, as far as the client knows.'),
+      lost: z.number().nonnegative().optional().describe('Of paid_total: paid for results that were never saved.'),
       by_model: z.record(z.string(), creditsPair),
       by_step: z.record(z.string(), creditsPair),
       by_row: z.record(z.string(), creditsPair),
@@ -101,6 +126,11 @@ export const manifestSchema = z.strictObject({
       limit: z.number().int().nullable(),
       used_24h: z.number().int().nullable(),
       remaining: z.number().int().nullable(),
+      refused_at: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('When the service refused a request for the quota (429): then remaining is 0.'),
     }),
     steps: countsSchema,
   }),

@@ -5,7 +5,8 @@ import type { JournalFile } from './journal-records.js';
 export type InstanceStatus = 'done' | 'cached' | 'failed' | 'skipped' | 'deferred';
 
 export type SkipReason = 'when' | 'upstream-failed' | 'upstream-skipped';
-export type DeferReason = 'credits' | 'quota' | 'auth' | 'budget' | 'interrupted' | 'upstream-deferred';
+export type DeferReason =
+  'credits' | 'quota' | 'auth' | 'budget' | 'storage' | 'internal' | 'interrupted' | 'upstream-deferred';
 
 export interface FailureInfo {
   readonly kind: string;
@@ -31,6 +32,7 @@ export interface InstanceOutcome {
   ambiguous: number;
   polls: number;
   creditsPlanned: number;
+  /** Credits the service charged for this step in this run (answers received), whatever became of them. */
   creditsUsed: number;
   startedAt: number | undefined;
   finishedAt: number | undefined;

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { ApiClient } from '../api/api-client.js';
+import type { ClientEvents, ServiceRefused } from '../api/client-events.js';
 import type { SecretKey } from '../api/secret-key.js';
 import { RESULT_RETENTION_MS } from '../catalog/limits.js';
 import { EXIT } from '../errors.js';
@@ -16,23 +16,32 @@ import type { Expansion } from '../pipeline/expansion.js';
 import type { Plan } from '../plan/plan-model.js';
 import { preflight } from '../plan/preflight.js';
 import { priceInstance } from '../plan/price-instance.js';
-import { type LedgerRecord, ledgerKeyId, RequestLedger } from '../state/request-ledger.js';
-import { collectAbandoned } from './abandoned-jobs.js';
-import { buildManifest, newRequestCounters, type RunRecord, stepCounts } from './build-manifest.js';
-import { probeCache } from './cache-probe.js';
-import { FileHasher } from './fingerprint.js';
-import { runInstance } from './instance-runner.js';
-import { Journal } from './journal.js';
-import type { Manifest } from './manifest-schema.js';
-import { ThrottledWriter, writeAtomically } from './manifest-writer.js';
 import { reportHtml } from '../report/report-html.js';
 import { summarize } from '../report/run-summary.js';
+import { ledgerKeyId, REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
+import { collectAbandoned } from './abandoned-jobs.js';
+import {
+  buildManifest,
+  newRequestCounters,
+  type RequestCounters,
+  type RunRecord,
+  stepCounts,
+} from './build-manifest.js';
+import { probeCache } from './cache-probe.js';
+import { FileHasher } from './fingerprint.js';
+import { type InstanceContext, runInstance } from './instance-runner.js';
+import type { Journal, JournalState } from './journal.js';
+import { LedgerFlusher } from './ledger-flusher.js';
+import type { Manifest } from './manifest-schema.js';
+import { ThrottledWriter, writeAtomically } from './manifest-writer.js';
+import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { ResultCache } from './result-cache.js';
-import type { InstanceOutcome } from './run-outcome.js';
-import { RunLock } from './run-lock.js';
-import { Scheduler, type StopReason } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
+import { paidTotal } from './settlement.js';
+import { settledOrStalled } from './stall-guard.js';
+import { STOP_MESSAGES, verdict } from './verdict.js';
 
 /** After an interrupt, how long requests in flight may finish before they are cancelled. */
 export const GRACE_MS = 4000;
@@ -72,11 +81,9 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
   const { pipeline } = expansion;
   const { logger } = options;
   const layout = new OutputLayout(options.outRoot, pipeline.name);
-  await mkdir(layout.dir, { recursive: true });
-  const lock = await RunLock.acquire(layout.lock);
   const startedAt = Date.now();
   const runId = `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
-  const { journal, state } = await Journal.open(layout.journal, { fresh: options.fresh, now: startedAt });
+  const { lock, journal, state } = await claimOutputFolder(layout, { fresh: options.fresh, now: startedAt });
   try {
     const cache = new ResultCache(state, layout);
     const hasher = new FileHasher();
@@ -86,7 +93,7 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
       allowUnpriced: options.allowUnpriced,
       stateDir: options.stateDir,
       ledgerKeyId: ledgerKeyId(options.ledgerKey),
-      now: startedAt,
+      now: options.now?.() ?? startedAt,
       isCached: (instance) => cached.has(instance.key),
       warnings: options.warnings,
       ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
@@ -109,14 +116,14 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
     return await execute(expansion, options, { layout, journal, state, cache, hasher, ledger, plan, runId, startedAt });
   } finally {
     await journal.close();
-    await lock.release();
+    await lock.release().catch(() => undefined);
   }
 }
 
 interface Prepared {
   readonly layout: OutputLayout;
   readonly journal: Journal;
-  readonly state: Awaited<ReturnType<typeof Journal.open>>['state'];
+  readonly state: JournalState;
   readonly cache: ResultCache;
   readonly hasher: FileHasher;
   readonly ledger: RequestLedger;
@@ -133,11 +140,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   // Every request in flight (up to the concurrency, plus polls and downloads) listens for the stop.
   setMaxListeners(0, inFlight.signal);
   const counters = newRequestCounters();
-  const ledgerBuffer: LedgerRecord[] = [];
-  /** Instances by the idempotency key of their request (resubmissions share the step's). */
-  const byIdempotencyKey = new Map<string, InstanceOutcome>();
-  const outcomeOf = (key: string | undefined) =>
-    key === undefined ? undefined : byIdempotencyKey.get(key.replace(/\/resubmit-\d+$/, ''));
+  const ledger = new LedgerFlusher(prepared.ledger, logger);
+  let quotaRefusedAt: number | undefined;
 
   const client = new ApiClient({
     baseUrl: options.baseUrl,
@@ -146,66 +150,51 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     // Downloads share the pool with API calls (the sandbox serves both): room for both at full concurrency.
     connections: (options.concurrency ?? pipeline.concurrency.total) * 2,
     ...(options.videoImageMaxBytes !== undefined && { videoImageMaxBytes: options.videoImageMaxBytes }),
-    events: {
-      requestSent: (event) => {
-        counters.sent++;
-        counters[event.kind === 'submit' ? 'submits' : event.kind === 'poll' ? 'polls' : 'other']++;
-        ledgerBuffer.push({ at: event.at, kind: event.kind });
-        const outcome = outcomeOf(event.idempotencyKey);
-        if (outcome && event.kind === 'submit') outcome.attempts++;
-      },
-      ambiguous: (event) => {
-        counters.ambiguous++;
-        const outcome = outcomeOf(event.idempotencyKey);
-        if (outcome) outcome.ambiguous++;
-        logger.warn(
-          { path: event.path, attempt: event.attempt },
-          `no answer to ${event.method} ${event.path} (${event.reason}): sent again under the same Idempotency-Key`,
-        );
-      },
-      retry: (event) => {
-        counters.retries++;
-        logger.debug(
-          { path: event.path, attempt: event.attempt, delay_ms: event.delayMs },
-          `retrying ${event.path} after ${event.reason}`,
-        );
-      },
-    },
+    events: clientEvents(counters, ledger, logger, (event) => {
+      // Closed the moment the answer is read: nothing else starts while the step records it.
+      scheduler.stop(event.kind);
+      if (event.kind !== 'quota') return;
+      // On the run's clock, which the next plan reads the ledger with.
+      const at = (options.now ?? Date.now)();
+      quotaRefusedAt ??= at;
+      ledger.add({ at, kind: 'refused', until: at + (event.retryAfterMs ?? REFUSAL_HOLD_MS) });
+    }),
   });
-  const flushLedger = async () => {
-    const records = ledgerBuffer.splice(0);
-    await prepared.ledger
-      .append(records)
-      .catch((error: unknown) => logger.warn(`could not write the request ledger: ${String(error)}`));
+  const context: InstanceContext = {
+    pipelineName: pipeline.name,
+    client,
+    layout,
+    journal,
+    state: prepared.state,
+    cache: prepared.cache,
+    hasher: prepared.hasher,
+    retentionMs: RESULT_RETENTION_MS,
+    now: options.now ?? Date.now,
+    signal: inFlight.signal,
   };
-  const ledgerTimer = setInterval(() => void flushLedger(), 1000);
-  ledgerTimer.unref();
 
-  const record = (
-    status: RunRecord['status'],
-    stoppedBy: string | undefined,
-    exitCode: number | undefined,
-    finishedAt?: number,
-  ): RunRecord => ({
+  const record = (verdictOf: Pick<RunRecord, 'status' | 'stoppedBy' | 'exitCode' | 'finishedAt'>): RunRecord => ({
     pipeline: pipeline.name,
     pipelineFile: pipeline.file,
     runId: prepared.runId,
     startedAt: prepared.startedAt,
-    finishedAt,
-    status,
-    stoppedBy,
-    exitCode,
+    ...verdictOf,
     sandbox: options.sandbox,
     baseUrl: options.baseUrl,
     rows: scheduler.rows,
     outcomes: scheduler.outcomes,
     requests: counters,
     plan,
+    books: (key) => {
+      const history = prepared.state.instances.get(key);
+      return { paidTotal: paidTotal(history), losses: history?.losses ?? [] };
+    },
+    quotaRefusedAt,
   });
   const writer = new ThrottledWriter(() =>
     writeAtomically(
       layout.manifest,
-      `${JSON.stringify(buildManifest(record('running', undefined, undefined)), null, 2)}\n`,
+      `${JSON.stringify(buildManifest(record({ status: 'running', stoppedBy: undefined, exitCode: undefined, finishedAt: undefined })), null, 2)}\n`,
     ),
   );
   const progress = new Progress(options.progress, plan.instances, logger);
@@ -221,37 +210,26 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
       return price.priced ? price.credits : 0;
     },
     modelOf: (instance) => ('model' in instance.params ? instance.params.model : undefined),
-    runOne: async (instance, step, folder, outcome, upstream, slot) => {
-      if (instance.operation === 'video') videosWaiting++;
+    runOne: async (task) => {
+      const video = task.instance.operation === 'video';
+      if (video) videosWaiting++;
       try {
-        const stop = await runInstance(instance, step, folder, outcome, upstream, {
-          pipelineName: pipeline.name,
-          client,
-          layout,
-          journal,
-          state: prepared.state,
-          cache: prepared.cache,
-          hasher: prepared.hasher,
-          retentionMs: RESULT_RETENTION_MS,
-          now: options.now ?? Date.now,
-          signal: inFlight.signal,
-          slot,
-          bind: (idempotencyKey) => byIdempotencyKey.set(idempotencyKey, outcome),
-        });
+        const stop = await runInstance(task, context);
+        const { outcome } = task;
         if (outcome.status === 'failed')
           logger.error(
             { step: outcome.key, code: outcome.error?.code },
             `${outcome.key} failed: ${outcome.error?.message ?? ''}`,
           );
-        if (stop === 'auth') inFlight.abort('auth');
-        if (stop)
-          logger.error(
-            `${stop === 'auth' ? 'the API key was refused' : stop === 'credits' ? 'out of credits' : 'the daily quota is spent'}: no new steps are started`,
-          );
         return stop;
       } finally {
-        if (instance.operation === 'video') videosWaiting--;
+        if (video) videosWaiting--;
       }
+    },
+    onStop: (reason) => {
+      // Said once, whatever number of requests the stop refuses.
+      if (reason !== 'interrupted') logger.error(STOP_MESSAGES[reason]);
+      if (reason === 'auth' || reason === 'internal') inFlight.abort(reason);
     },
     onSettled: () => {
       settled++;
@@ -266,30 +244,22 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     },
   });
 
-  const onInterrupt = () => {
-    logger.warn(
-      `${String(options.interrupt.reason)}: no new steps are started; requests in flight get ${GRACE_MS / 1000} s to finish`,
-    );
-    scheduler.stop('interrupted');
-    setTimeout(() => inFlight.abort('interrupted'), GRACE_MS).unref();
-  };
-  if (options.interrupt.aborted) onInterrupt();
-  else options.interrupt.addEventListener('abort', onInterrupt, { once: true });
-
-  const result = await scheduler.run();
-  options.interrupt.removeEventListener('abort', onInterrupt);
+  const stopWatching = watchInterrupt(options.interrupt, logger, scheduler, inFlight);
+  const ended = await settledOrStalled(scheduler.run());
+  stopWatching();
   progress.stop();
+  if (ended.stalled) scheduler.stop('internal');
+  const stoppedBy = scheduler.stoppedBy;
 
-  if (!result.stoppedBy) {
-    await collectAbandoned(result.outcomes, client, layout, logger, inFlight.signal);
+  if (!stoppedBy) {
+    await collectAbandoned(scheduler.outcomes, { ...context, logger });
   }
-  clearInterval(ledgerTimer);
-  await flushLedger();
+  await ledger.stop();
   await client.close();
 
-  const counts = stepCounts(result.outcomes.values());
-  const { exitCode, status } = verdict(result.stoppedBy, counts, options.interrupt);
-  const manifest = buildManifest(record(status, result.stoppedBy, exitCode, Date.now()));
+  const counts = stepCounts(scheduler.outcomes.values());
+  const { exitCode, status } = verdict(stoppedBy, counts, options.interrupt);
+  const manifest = buildManifest(record({ status, stoppedBy, exitCode, finishedAt: Date.now() }));
   await writer.stop();
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   await Promise.all([
@@ -300,16 +270,55 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   return { exitCode, plan, manifest, manifestPath: layout.manifest };
 }
 
-function verdict(
-  stoppedBy: StopReason | undefined,
-  counts: ReturnType<typeof stepCounts>,
+/** The client's events: counted for the manifest, added to the ledger, logged. */
+function clientEvents(
+  counters: RequestCounters,
+  ledger: LedgerFlusher,
+  logger: Logger,
+  onRefused: (event: ServiceRefused) => void,
+): ClientEvents {
+  return {
+    requestSent: (event) => {
+      counters.sent++;
+      counters[event.kind === 'submit' ? 'submits' : event.kind === 'poll' ? 'polls' : 'other']++;
+      ledger.add({ at: event.at, kind: event.kind });
+    },
+    ambiguous: (event) => {
+      counters.ambiguous++;
+      logger.warn(
+        { path: event.path, attempt: event.attempt },
+        `no answer to ${event.method} ${event.path} (${event.reason}): sent again under the same Idempotency-Key`,
+      );
+    },
+    retry: (event) => {
+      counters.retries++;
+      logger.debug(
+        { path: event.path, attempt: event.attempt, delay_ms: event.delayMs },
+        `retrying ${event.path} after ${event.reason}`,
+      );
+    },
+    serviceRefused: onRefused,
+  };
+}
+
+/**
+ * SIGINT/SIGTERM: stop starting work at once (nothing waiting for a slot is sent), give requests
+ * on the wire a grace period, then cancel them. Returns the function that stops watching.
+ */
+function watchInterrupt(
   interrupt: AbortSignal,
-): { exitCode: number; status: Manifest['status'] } {
-  if (stoppedBy === 'interrupted')
-    return { exitCode: interrupt.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint, status: 'interrupted' };
-  if (stoppedBy === 'auth') return { exitCode: EXIT.authFailed, status: 'stopped' };
-  if (stoppedBy === 'credits' || stoppedBy === 'quota') return { exitCode: EXIT.stoppedResumable, status: 'stopped' };
-  if (counts.failed > 0) return { exitCode: EXIT.stepsFailed, status: 'partial' };
-  if (counts.deferred > 0) return { exitCode: EXIT.stoppedResumable, status: 'stopped' };
-  return { exitCode: EXIT.ok, status: 'complete' };
+  logger: Logger,
+  scheduler: Scheduler,
+  inFlight: AbortController,
+): () => void {
+  const onInterrupt = () => {
+    logger.warn(
+      `${String(interrupt.reason)}: no new steps are started; requests in flight get ${GRACE_MS / 1000} s to finish`,
+    );
+    scheduler.stop('interrupted');
+    setTimeout(() => inFlight.abort('interrupted'), GRACE_MS).unref();
+  };
+  if (interrupt.aborted) onInterrupt();
+  else interrupt.addEventListener('abort', onInterrupt, { once: true });
+  return () => interrupt.removeEventListener('abort', onInterrupt);
 }

@@ -5,18 +5,21 @@
  * video); the queue slot is held for one request at a time, never across a wait. Rows are taken a
  * window at a time, so 500,000 instances never become 500,000 pending closures.
  *
- * Stops: 402 or 429 (quota) stop dispatching and let in-flight work finish (the rest is deferred);
- * 401 stops at once; an interrupt stops dispatching, then aborts what is in flight after a grace
- * period. No instance is started that would take the credits past the budget.
+ * Stops: the first stop of any kind (402, 429 for the quota, 401, a disk that cannot be written,
+ * an interrupt) closes the gate at once: no instance is started, and no request that waits for a
+ * slot is sent (a first try, a retry or a video poll: it fails with RunStopping and its instance is
+ * deferred). Only requests already on the wire finish. No instance is started that would take the
+ * credits past the budget, counting every credit paid, not only those of finished steps.
  */
 import PQueue from 'p-queue';
 import type { Operation } from '../catalog/operations.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
-import type { StopSignal } from './instance-runner.js';
+import type { InstanceTask, Slot, StopSignal } from './instance-runner.js';
 import { type InstanceOutcome, newOutcome } from './run-outcome.js';
+import { RunStopping, type StopReason } from './run-stop.js';
 
-export type StopReason = 'credits' | 'quota' | 'auth' | 'interrupted';
+export type { StopReason } from './run-stop.js';
 
 export interface RowEntry {
   readonly key: string;
@@ -31,14 +34,7 @@ export interface ScheduleResult {
   readonly stoppedBy: StopReason | undefined;
 }
 
-export type RunOne = (
-  instance: StepInstance,
-  step: CheckedStep,
-  rowFolder: string,
-  outcome: InstanceOutcome,
-  upstream: (stepId: string) => InstanceOutcome | undefined,
-  slot: <T>(request: () => Promise<T>) => Promise<T>,
-) => Promise<StopSignal>;
+export type RunOne = (task: InstanceTask) => Promise<StopSignal>;
 
 export interface SchedulerOptions {
   readonly expansion: Expansion;
@@ -49,6 +45,8 @@ export interface SchedulerOptions {
   readonly modelOf: (instance: StepInstance) => string | undefined;
   readonly runOne: RunOne;
   readonly onSettled?: (outcome: InstanceOutcome) => void;
+  /** Told once, when the run first stops starting work. */
+  readonly onStop?: (reason: StopReason) => void;
 }
 
 export class Scheduler {
@@ -75,9 +73,11 @@ export class Scheduler {
     return this.#stoppedBy;
   }
 
-  /** Stop dispatching new work (the first reason given is kept). */
+  /** Stop starting work and sending requests (the first reason given is kept). */
   stop(reason: StopReason): void {
-    this.#stoppedBy ??= reason;
+    if (this.#stoppedBy) return;
+    this.#stoppedBy = reason;
+    this.#o.onStop?.(reason);
   }
 
   /** Instances settled so far, for progress and the manifest while running. */
@@ -170,25 +170,32 @@ export class Scheduler {
     }
     this.#creditsReserved += outcome.creditsPlanned;
     try {
-      const stop = await this.#o.runOne(
+      const stop = await this.#o.runOne({
         instance,
         step,
-        folder,
+        rowFolder: folder,
         outcome,
-        (id) => byStep.get(id),
-        this.#slot(instance.operation),
-      );
+        upstream: (id) => byStep.get(id),
+        slot: this.#slot(instance.operation),
+      });
       if (stop) this.stop(stop);
     } finally {
       this.#creditsReserved -= outcome.creditsPlanned;
-      if (outcome.status === 'done') this.#creditsUsed += outcome.creditsUsed;
+      // Paid is paid: a result that could not be saved still counts against the budget.
+      this.#creditsUsed += outcome.creditsUsed;
     }
   }
 
-  #slot(operation: Operation): <T>(request: () => Promise<T>) => Promise<T> {
+  /** A request waits here for its slot; once the run stops, it is not sent. */
+  #slot(operation: Operation): Slot {
     const limit = this.#byOperation.get(operation);
     const requests = this.#requests;
-    if (!limit) return <T>(request: () => Promise<T>) => requests.add(request);
-    return <T>(request: () => Promise<T>) => limit.add(() => requests.add(request));
+    const gated = <T>(request: () => Promise<T>): Promise<T> =>
+      requests.add(() => {
+        if (this.#stoppedBy) throw new RunStopping(this.#stoppedBy);
+        return request();
+      });
+    if (!limit) return gated;
+    return <T>(request: () => Promise<T>) => limit.add(() => gated(request));
   }
 }

@@ -110,6 +110,12 @@ export async function handleRequest(
       : undefined;
     if (stored) {
       sandbox.stats.idempotentReplays++;
+      // A replay can be lost on the way back too: scripted tests break it like any answer.
+      if (plan.resetAfter) {
+        sandbox.stats.fault('reset_after');
+        request.socket.destroy();
+        return;
+      }
       return answer(stored.status, stored.body, { 'idempotent-replayed': 'true' });
     }
     const remember = idempotencyKey ? sandbox.idempotency.begin(account.name, idempotencyKey) : undefined;

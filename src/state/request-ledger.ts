@@ -15,10 +15,26 @@ export type RequestKind = 'submit' | 'poll' | 'other';
 export interface LedgerRecord {
   /** When the request was sent, epoch milliseconds. */
   readonly at: number;
-  readonly kind: RequestKind;
+  /** `refused`: the service answered 429 for the quota (no request of its own: count 0). */
+  readonly kind: RequestKind | 'refused';
   /** Requests this record stands for (default 1). */
   readonly count?: number;
+  /** For `refused`: until when the quota is taken to be spent. */
+  readonly until?: number;
 }
+
+/** The service's last word that the quota is spent, while it holds. */
+export interface QuotaRefusal {
+  readonly at: number;
+  readonly until: number;
+}
+
+/**
+ * How long a 429 for the quota that gave no Retry-After is taken to hold. The window is rolling,
+ * so requests age out one by one; an hour is a guess that keeps a nightly plan honest without
+ * refusing all day. A Retry-After, when sent, is used instead.
+ */
+export const REFUSAL_HOLD_MS = 60 * 60 * 1000;
 
 const HOUR_MS = 60 * 60 * 1000;
 const BUCKET = /^(\d{4}-\d{2}-\d{2}T\d{2})\.jsonl$/;
@@ -40,7 +56,8 @@ export class RequestLedger {
     if (records.length === 0) return;
     const byBucket = new Map<string, string>();
     for (const record of records) {
-      const line = `${JSON.stringify({ t: record.at, kind: record.kind, n: record.count ?? 1 })}\n`;
+      const n = record.kind === 'refused' ? 0 : (record.count ?? 1);
+      const line = `${JSON.stringify({ t: record.at, kind: record.kind, n, ...(record.until !== undefined && { until: record.until }) })}\n`;
       const bucket = bucketName(record.at);
       byBucket.set(bucket, (byBucket.get(bucket) ?? '') + line);
     }
@@ -60,6 +77,21 @@ export class RequestLedger {
       }
     }
     return total;
+  }
+
+  /** The latest refusal for the quota that still holds at `now`, if any. */
+  async refusal(now: number): Promise<QuotaRefusal | undefined> {
+    let latest: QuotaRefusal | undefined;
+    for (const { file, start } of await this.#buckets()) {
+      if (start + HOUR_MS <= now - QUOTA_WINDOW_MS) continue;
+      const text = await readFile(file, 'utf8').catch(() => '');
+      for (const line of text.split('\n')) {
+        const record = parseLine(line);
+        if (record?.until !== undefined && record.until > now && (!latest || record.t > latest.at))
+          latest = { at: record.t, until: record.until };
+      }
+    }
+    return latest;
   }
 
   /** Requests in the 24 hours before `now`. */
@@ -92,11 +124,14 @@ function bucketName(at: number): string {
 }
 
 /** A line a crash cut short is skipped, not fatal. */
-function parseLine(line: string): { t: number; n: number } | undefined {
+function parseLine(line: string): { t: number; n: number; until?: number } | undefined {
   if (line === '') return undefined;
   try {
-    const value = JSON.parse(line) as { t?: unknown; n?: unknown };
-    return typeof value.t === 'number' && typeof value.n === 'number' ? { t: value.t, n: value.n } : undefined;
+    const value = JSON.parse(line) as { t?: unknown; n?: unknown; until?: unknown };
+    if (typeof value.t !== 'number' || typeof value.n !== 'number') return undefined;
+    return typeof value.until === 'number'
+      ? { t: value.t, n: value.n, until: value.until }
+      : { t: value.t, n: value.n };
   } catch {
     return undefined;
   }

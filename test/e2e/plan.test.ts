@@ -115,7 +115,14 @@ describe('assetline plan', () => {
     });
     expect(code).toBe(3);
     const plan = JSON.parse(stdout) as { quota: unknown; reasons: string[] };
-    expect(plan.quota).toEqual({ plan: 'pro', limit: 1000, used_24h: 960, used_source: 'ledger', remaining: 40 });
+    expect(plan.quota).toEqual({
+      plan: 'pro',
+      limit: 1000,
+      used_24h: 960,
+      used_source: 'ledger',
+      remaining: 40,
+      refused_at: null,
+    });
     expect(plan.reasons).toEqual(['needs 52 requests (4 submits + ~48 polls), 40 left of 1,000 today']);
     expect(readdirSync(ledger.dir)).not.toContain(expired);
     const stored = readdirSync(stateDir, { recursive: true, withFileTypes: true })

@@ -210,7 +210,14 @@ describe('the verdict', () => {
     });
     // 13 submits + 24 polls = 37 > 1,000 - 990 = 10
     expect(plan.reasons).toEqual(['needs 37 requests (13 submits + ~24 polls), 10 left of 1,000 today']);
-    expect(plan.quota).toEqual({ plan: 'pro', limit: 1000, used24h: 990, usedSource: 'ledger', remaining: 10 });
+    expect(plan.quota).toEqual({
+      plan: 'pro',
+      limit: 1000,
+      used24h: 990,
+      usedSource: 'ledger',
+      remaining: 10,
+      refusedAt: null,
+    });
   });
 
   it('only warns when just the worst case passes the quota', async () => {
