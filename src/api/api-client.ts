@@ -265,8 +265,8 @@ export class ApiClient {
       async (attempt) => {
         let answer: HttpAnswer;
         try {
-          answer = await slot(() =>
-            this.#transport.send({
+          answer = await slot(async () => {
+            const got = await this.#transport.send({
               method,
               path,
               body,
@@ -275,8 +275,11 @@ export class ApiClient {
               timeoutMs: call.timeoutMs,
               attempt,
               poll: kind === 'poll',
-            }),
-          );
+            });
+            // Still holding the slot: the caller hears of a refusal before the slot goes to the next request.
+            this.#noticeRefusal(got, path, kind === 'poll');
+            return got;
+          });
         } catch (error) {
           if (error instanceof ApiError && error.ambiguous) {
             this.#sent(method, path, kind, attempt, undefined, call);
@@ -333,8 +336,6 @@ export class ApiClient {
     const message =
       this.#scrubbed(this.#reader.read(answer.json, 'error_message', textValue)) ?? 'the answer gave no message';
     const kind = classify({ status: answer.status, poll, retryAfterMs });
-    if (kind === 'quota' || kind === 'credits' || kind === 'auth')
-      this.#events.serviceRefused?.({ kind, at: this.environment.now(), path, retryAfterMs });
     return new ApiError({
       method,
       path,
@@ -347,6 +348,15 @@ export class ApiClient {
       ambiguous: false,
       retryAfterMs,
     });
+  }
+
+  /** A 401, 402 or 429-for-the-quota: every other request would meet it too. */
+  #noticeRefusal(answer: HttpAnswer, path: string, poll: boolean): void {
+    if (answer.status !== 401 && answer.status !== 402 && answer.status !== 429) return;
+    const retryAfterMs = retryAfterOf(answer, this.environment.now());
+    const kind = classify({ status: answer.status, poll, retryAfterMs });
+    if (kind === 'quota' || kind === 'credits' || kind === 'auth')
+      this.#events.serviceRefused?.({ kind, at: this.environment.now(), path, retryAfterMs });
   }
 
   #answered(answer: HttpAnswer): Answered {

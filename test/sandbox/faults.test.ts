@@ -152,4 +152,19 @@ describe('scripted outcomes', () => {
     sandbox.faults.clearScript();
     expect((await call(sandbox, '/v1/tts', TTS, { key: DEMO_KEY })).status).toBe(200);
   });
+
+  it('break an idempotent replay too: a reset after the charge, then a reset of the replay, then the replay', async () => {
+    const sandbox = await sandboxWith({ seed: 1 });
+    sandbox.faults.script([{ fault: 'reset-after' }, { fault: 'reset-after' }]);
+    const same = { headers: { 'idempotency-key': 'replay-me' } };
+    const seen: (number | string)[] = [];
+    for (let i = 0; i < 3; i++) {
+      seen.push(await call(sandbox, '/v1/tts', TTS, same).then((answer) => answer.status, () => 'reset'));
+    }
+    expect(seen).toEqual(['reset', 'reset', 200]);
+    const counted = await stats(sandbox);
+    expect(counted.charges.count).toBe(1);
+    expect(counted.idempotent_replays).toBe(2);
+    expect(counted.faults.reset_after).toBe(2);
+  });
 });
