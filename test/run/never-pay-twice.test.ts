@@ -5,6 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../../src/sandbox/sandbox-config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
@@ -144,6 +145,32 @@ describe('an answer whose result could not be saved', () => {
     const third = await runIn(ws, sandbox);
     expect(third.manifest?.totals.credits).toMatchObject({ used: 0, paid_total: 220, lost: 110 });
     expect(third.manifest?.rows[0]?.steps[0]?.status).toBe('cached');
+  });
+});
+
+describe('the budget', () => {
+  it('counts every credit paid, also for a result that could not be saved', async () => {
+    const sandbox = await sandboxWith();
+    // Planned at 50 (the pipeline's price), charged 100 by the service. Nine rows, one request at
+    // a time: rows 1-8 start at once (8 x 50 = 400 reserved), row 9 when the first of them settles.
+    // That one paid 100 for a result its blocked folder could not take: 100 paid + 350 still
+    // reserved + 50 > 450, so row 9 must wait for a bigger budget. Counting only saved results
+    // (0 + 350 + 50 = 400) would have started it.
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c03030' } })
+      .png()
+      .toBuffer();
+    const rows = Array.from({ length: 9 }, (_, i) => `  - { sku: R${i + 1} }`).join('\n');
+    const ws = workspace(
+      `version: 1\nname: books\nbudget: { max_credits: 450 }\npricing: { remove-bg: 50 }\nconcurrency: 1\ndefaults: { retries: 0 }\nrows:\n${rows}\nrow_key: sku\nsteps:\n  - id: cut\n    remove-bg: { image: ./shoe.png }\n`,
+      { 'shoe.png': png },
+    );
+    mkdirSync(path.join(ws.out, 'books'), { recursive: true });
+    for (let i = 1; i <= 8; i++) writeFileSync(path.join(ws.out, 'books', `R${i}`), 'in the way');
+    const result = await runIn(ws, sandbox);
+    const last = result.manifest?.rows[8]?.steps[0];
+    expect(last).toMatchObject({ status: 'deferred', reason: 'budget' });
+    expect(result.manifest?.totals.steps.failed).toBe(8);
+    expect(result.manifest?.totals.credits.used).toBe(800);
   });
 });
 
