@@ -270,11 +270,12 @@ const STOPS: Readonly<Record<string, DeferReason & StopSignal>> = {
 
 async function settleFailure(error: unknown, task: InstanceTask, context: InstanceContext): Promise<StopSignal> {
   const { outcome } = task;
-  if (error instanceof RunStopping) {
-    // Never sent: the run stopped starting work. The journal keeps where the step was.
-    return defer(outcome, error.reason === 'interrupted' ? 'interrupted' : (error.reason as DeferReason));
+  // Never sent, or cancelled on the wire: the run is stopping. The journal keeps where the step was.
+  if (error instanceof RunStopping) return defer(outcome, error.reason);
+  if (context.signal.aborted) {
+    const reason: unknown = context.signal.reason;
+    return defer(outcome, reason === 'auth' || reason === 'internal' ? reason : 'interrupted');
   }
-  if (context.signal.aborted) return defer(outcome, 'interrupted');
   if (error instanceof JournalWriteError) {
     outcome.error = failureOf(error, outcome);
     return defer(outcome, 'storage', 'storage');
@@ -345,7 +346,7 @@ function failureOf(error: unknown, outcome: InstanceOutcome): FailureInfo {
       message:
         error instanceof JournalWriteError
           ? error.message
-          : `${describeStorageError(error)}; the answer is kept and the next run downloads it`,
+          : `${describeStorageError(error)}${outcome.urlExpiresAt === undefined ? '' : '; the answer is kept and the next run downloads it'}`,
       requestId: outcome.requestId,
     };
   return {
