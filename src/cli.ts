@@ -77,8 +77,14 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // The first SIGINT or SIGTERM asks the command to stop cleanly; a second one, of either kind,
+  // ends the process at once (the journal makes that safe), with that signal's exit code.
   const interrupt = new AbortController();
-  for (const name of ['SIGINT', 'SIGTERM'] as const) process.once(name, () => interrupt.abort(name));
+  for (const name of ['SIGINT', 'SIGTERM'] as const)
+    process.on(name, () => {
+      if (interrupt.signal.aborted) process.exit(name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm);
+      interrupt.abort(name);
+    });
   const io: CommandIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

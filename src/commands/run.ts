@@ -17,8 +17,7 @@ import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { planText } from '../plan/plan-text.js';
 import { publishToGitHub } from '../report/github-run.js';
 import { reportText } from '../report/report-text.js';
-import { summarize } from '../report/run-summary.js';
-import { stepCounts } from '../run/build-manifest.js';
+import { newStepCounts } from '../run/manifest-totals.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';
@@ -150,19 +149,18 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       interrupt: io.signal,
       warnings: result.warnings.map(formatProblem),
     });
-    const summary = outcome.manifest && summarize(outcome.manifest);
-    if (!outcome.manifest && outcome.exitCode === EXIT.preflightRefused && !values.json)
-      io.stderr(planText(outcome.plan));
+    // Summarised once, by the run, as it wrote the manifest: the terminal and GitHub show the same.
+    const { summary } = outcome;
+    if (!summary && outcome.exitCode === EXIT.preflightRefused && !values.json) io.stderr(planText(outcome.plan));
     if (values.json) {
-      const manifest = outcome.manifest;
-      const steps = manifest ? manifest.totals.steps : stepCounts([]);
+      const manifest = summary?.manifest;
       io.stdout(
         `${JSON.stringify({
           status: manifest?.status ?? 'refused',
           exit_code: outcome.exitCode,
           credits_used: manifest?.totals.credits.used ?? 0,
           requests_sent: manifest?.totals.requests.sent ?? 0,
-          steps,
+          steps: manifest ? manifest.totals.steps : newStepCounts(),
           manifest: outcome.manifestPath ?? null,
           ...(!manifest && { reasons: outcome.plan.reasons }),
         })}\n`,

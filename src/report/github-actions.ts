@@ -75,7 +75,7 @@ export function runAnnotations(
       title: `assetline: ${pipeline}`,
       message: `${n(errors.length - ERRORS_SHOWN)} more kinds of failure: see the job summary or report.html`,
     });
-  const deferred = summary.deferred.length;
+  const deferred = summary.counts.deferred;
   if (deferred > 0)
     annotations.push({
       level: 'warning',

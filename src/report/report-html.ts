@@ -3,13 +3,39 @@
  * needs attention first (failures, possible double charges), the cost tables, then a gallery per
  * row. Media are linked by relative path, never embedded, and load lazily: images with
  * loading="lazy", audio and video only once scrolled near, so a report of 1,000 rows opens fast.
+ * The page is made piece by piece (a run writes it as it goes, never as one string). A big run
+ * stopped early shows the steps it never started as one count, not a card each, and the by-row
+ * credits table shows the costliest rows only.
  */
 import { bytes, capitalize, count, duration, fileLine, n } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, statusLine } from './run-summary.js';
-import type { ManifestStep } from '../run/manifest-schema.js';
+import { headlineFigures, lossText, neverStarted, statusLine } from './run-summary.js';
+import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
 
-export function reportHtml(summary: RunSummary, notes: readonly string[] = []): string {
+/** Past this many never-started steps, they are one "Not started" section instead of cards. */
+export const NOT_STARTED_CARDS = 1000;
+/** Rows shown in the by-row credits table (the costliest first). */
+export const BY_ROW_SHOWN = 1000;
+
+/** A row of the gallery: its place in the manifest (the anchor), its key and its steps. */
+export interface GalleryRow {
+  readonly index: number;
+  readonly key: string;
+  readonly steps: readonly ManifestStep[];
+}
+
+/** The whole page as one string: for `assetline report --html` and tests. */
+export function reportHtml(summary: RunSummary<Manifest>, notes: readonly string[] = []): string {
+  const rows = summary.manifest.rows.map((row, index) => ({ index, key: row.key, steps: row.steps }));
+  return [...reportHtmlChunks(summary, rows, notes)].join('');
+}
+
+/** The page in pieces, its gallery from `rows` (the manifest's rows, in order). */
+export function* reportHtmlChunks(
+  summary: RunSummary,
+  rows: Iterable<GalleryRow>,
+  notes: readonly string[] = [],
+): Generator<string> {
   const { manifest, credits } = summary;
   const title = `assetline: ${manifest.pipeline}: ${manifest.status}`;
   const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
@@ -77,16 +103,23 @@ export function reportHtml(summary: RunSummary, notes: readonly string[] = []): 
     costTable('Model', credits.byModel),
     costTable('Step', credits.byStep),
     '</div>',
-    `<details><summary>By row (${n(credits.byRow.length)})</summary>${costTable('Row', credits.byRow)}</details>`,
+    `<details><summary>By row (${n(credits.byRow.length)})</summary>${byRowTable(credits.byRow)}</details>`,
     '</section>',
   );
-  body.push(`<section id="gallery"><h2>Gallery (${count(manifest.rows.length, 'row')})</h2>`);
-  manifest.rows.forEach((row, index) => {
-    body.push(`<section class="row" id="row-${index}"><h3>${esc(row.key)}</h3><div class="cards">`);
-    for (const step of row.steps) body.push(card(row.key, step));
-    body.push('</div></section>');
-  });
-  body.push('</section>');
+  body.push(`<section id="gallery"><h2>Gallery (${count(summary.rows, 'row')})</h2>`);
+  yield `${pageHead(title)}${body.join('\n')}\n`;
+  const collapse = summary.notStarted.steps > NOT_STARTED_CARDS;
+  for (const row of rows) {
+    const steps = collapse ? row.steps.filter((step) => !neverStarted(step)) : row.steps;
+    if (collapse && steps.length === 0) continue;
+    const cards = steps.map((step) => `${card(row.key, step)}\n`).join('');
+    yield `<section class="row" id="row-${row.index}"><h3>${esc(row.key)}</h3><div class="cards">\n${cards}</div></section>\n`;
+  }
+  if (collapse) yield notStartedSection(summary);
+  yield `</section>\n<script>${LAZY_MEDIA}</script>\n</body>\n</html>\n`;
+}
+
+function pageHead(title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -97,11 +130,28 @@ export function reportHtml(summary: RunSummary, notes: readonly string[] = []): 
 <style>${STYLE}</style>
 </head>
 <body>
-${body.join('\n')}
-<script>${LAZY_MEDIA}</script>
-</body>
-</html>
 `;
+}
+
+/** The never-started steps of a big run stopped early, as one count with their reasons. */
+function notStartedSection(summary: RunSummary): string {
+  const { notStarted } = summary;
+  const reasons = [...notStarted.reasons]
+    .map(([reason, howMany]) => `<tr><td>deferred: ${esc(reason)}</td><td class="num">${n(howMany)}</td></tr>`)
+    .join('');
+  const why = [...notStarted.reasons.keys()].map(esc).join(', ');
+  return (
+    `<section class="not-started" id="not-started"><h3>Not started: ${count(notStarted.rows, 'row')} (${why})</h3>` +
+    `<p>${count(notStarted.steps, 'step')} never sent, shown here as a count rather than a card each; the next run resumes them.</p>` +
+    `<table><thead><tr><th>Why</th><th>Steps</th></tr></thead><tbody>${reasons}</tbody></table></section>\n`
+  );
+}
+
+/** The costliest rows, and how many more there are: a table of 100,000 rows helps nobody. */
+function byRowTable(lines: readonly CostLine[]): string {
+  if (lines.length <= BY_ROW_SHOWN) return costTable('Row', lines);
+  const more = `<p>... and ${n(lines.length - BY_ROW_SHOWN)} more rows: see the manifest's <code>totals.credits.by_row</code>.</p>`;
+  return `${costTable('Row', lines.slice(0, BY_ROW_SHOWN))}${more}`;
 }
 
 function card(row: string, step: ManifestStep): string {

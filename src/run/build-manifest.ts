@@ -1,8 +1,12 @@
-/** The manifest of a run, from what the scheduler and the client recorded. */
+/**
+ * The manifest of a run, from what the scheduler and the client recorded. Its rows are made one at
+ * a time (from the outcomes of the rows the run started, and on the fly for the rows a stopped run
+ * never started), so a run of 100,000 rows is tallied and written without holding its manifest.
+ */
 import type { Plan } from '../plan/plan-model.js';
 import type { JournalFile, LostRecord } from './journal-records.js';
 import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
-import { countSteps, tallyCredits } from './manifest-totals.js';
+import { type CreditTally, newCreditTally, newStepCounts, tallyStep } from './manifest-totals.js';
 import type { FailureInfo, InstanceOutcome } from './run-outcome.js';
 import type { RowEntry } from './scheduler.js';
 
@@ -19,6 +23,13 @@ export function newRequestCounters(): RequestCounters {
   return { sent: 0, submits: 0, polls: 0, other: 0, retries: 0, ambiguous: 0 };
 }
 
+/** A row the run never started, with the outcomes the scheduler would have given its steps. */
+export interface OutcomeRow {
+  readonly key: string;
+  readonly folder: string;
+  readonly outcomes: readonly InstanceOutcome[];
+}
+
 export interface RunRecord {
   readonly pipeline: string;
   readonly pipelineFile: string;
@@ -32,6 +43,8 @@ export interface RunRecord {
   readonly baseUrl: string;
   readonly rows: readonly RowEntry[];
   readonly outcomes: ReadonlyMap<string, InstanceOutcome>;
+  /** The rows after `rows` that the run never started (it stopped first), made when asked for. */
+  readonly notStarted: (() => Iterable<OutcomeRow>) | undefined;
   readonly requests: RequestCounters;
   readonly plan: Plan;
   /** What the journal's books say of an instance, across all runs. */
@@ -45,31 +58,95 @@ export interface InstanceBooks {
   readonly losses: readonly LostRecord[];
 }
 
+/** Everything in a manifest but its rows: what is known once the rows are tallied. */
+export type ManifestHead = Omit<Manifest, 'rows'>;
+
+export interface ManifestRow {
+  /** The row's place in the manifest (the HTML report's anchor). */
+  readonly index: number;
+  readonly key: string;
+  readonly folder: string;
+  readonly steps: readonly ManifestStep[];
+  /** False for a row the run never started. */
+  readonly started: boolean;
+  /** Credits the cache saved in this row (planned credits of its cached steps). */
+  readonly savedByCache: number;
+}
+
+/** The totals of a run's rows, tallied one row at a time. */
+export interface RowTotals {
+  readonly credits: CreditTally;
+  readonly steps: StepCounts;
+  savedByCache: number;
+}
+
+export function newRowTotals(): RowTotals {
+  return { credits: newCreditTally(), steps: newStepCounts(), savedByCache: 0 };
+}
+
+export function addRow(totals: RowTotals, row: ManifestRow): void {
+  totals.savedByCache += row.savedByCache;
+  for (const step of row.steps) {
+    totals.steps[step.status]++;
+    tallyStep(totals.credits, row.key, step);
+  }
+}
+
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
 export function stepCounts(outcomes: Iterable<InstanceOutcome>): StepCounts {
-  const counts: StepCounts = { done: 0, failed: 0, skipped: 0, deferred: 0, cached: 0 };
+  const counts = newStepCounts();
   for (const outcome of outcomes) counts[outcome.status]++;
   return counts;
 }
 
-export function buildManifest(run: RunRecord): Manifest {
-  let savedByCache = 0;
-  const rows: Manifest['rows'] = [];
+/** The manifest's rows in order: those the run started, then those it never started. */
+export function* manifestRows(run: RunRecord, options: { startedOnly?: boolean } = {}): Generator<ManifestRow> {
+  let index = 0;
   for (const row of run.rows) {
     if (!row) continue;
-    const steps: ManifestStep[] = [];
+    const outcomes: InstanceOutcome[] = [];
     for (const key of row.instances) {
       const outcome = run.outcomes.get(key);
-      if (!outcome) continue;
-      // Planned means what this run planned to pay: nothing for what the cache covered.
-      const planned = outcome.status === 'cached' || outcome.status === 'skipped' ? 0 : outcome.creditsPlanned;
-      if (outcome.status === 'cached') savedByCache += outcome.creditsPlanned;
-      steps.push(stepEntry(outcome, planned, run.books(key)));
+      if (outcome) outcomes.push(outcome);
     }
-    rows.push({ key: row.key, folder: row.folder, steps });
+    yield rowEntry(index++, row.key, row.folder, outcomes, true, run.books);
   }
-  const credits = tallyCredits(rows);
+  if (options.startedOnly || !run.notStarted) return;
+  for (const row of run.notStarted()) yield rowEntry(index++, row.key, row.folder, row.outcomes, false, run.books);
+}
+
+function rowEntry(
+  index: number,
+  key: string,
+  folder: string,
+  outcomes: readonly InstanceOutcome[],
+  started: boolean,
+  books: RunRecord['books'],
+): ManifestRow {
+  let savedByCache = 0;
+  const steps: ManifestStep[] = [];
+  for (const outcome of outcomes) {
+    // Planned means what this run planned to pay: nothing for what the cache covered.
+    const planned = outcome.status === 'cached' || outcome.status === 'skipped' ? 0 : outcome.creditsPlanned;
+    if (outcome.status === 'cached') savedByCache += outcome.creditsPlanned;
+    steps.push(stepEntry(outcome, planned, books(outcome.key)));
+  }
+  return { index, key, folder, steps, started, savedByCache };
+}
+
+/** Tallies every row: the totals the manifest's head needs before its rows are written. */
+export function tallyRows(rows: Iterable<ManifestRow>, each?: (row: ManifestRow) => void): RowTotals {
+  const totals = newRowTotals();
+  for (const row of rows) {
+    addRow(totals, row);
+    each?.(row);
+  }
+  return totals;
+}
+
+export function manifestHead(run: RunRecord, totals: RowTotals): ManifestHead {
+  const { credits } = totals;
   const { plan } = run;
   const quotaUsed = plan.quota.used24h === null ? null : plan.quota.used24h + run.requests.sent;
   const refused = run.quotaRefusedAt !== undefined;
@@ -91,7 +168,7 @@ export function buildManifest(run: RunRecord): Manifest {
         planned: plan.credits.total,
         used: credits.used,
         estimated: plan.credits.estimated,
-        saved_by_cache: savedByCache,
+        saved_by_cache: totals.savedByCache,
         paid_total: credits.paid_total,
         lost: credits.lost,
         by_model: credits.by_model,
@@ -116,10 +193,18 @@ export function buildManifest(run: RunRecord): Manifest {
             : Math.max(0, plan.quota.limit - (quotaUsed ?? run.requests.sent)),
         refused_at: iso(run.quotaRefusedAt),
       },
-      steps: countSteps(rows),
+      steps: { ...totals.steps },
     },
-    rows,
   };
+}
+
+/** The whole manifest in memory: for small runs and tests; a run writes it row by row instead. */
+export function buildManifest(run: RunRecord): Manifest {
+  const rows: Manifest['rows'] = [];
+  const totals = tallyRows(manifestRows(run), (row) =>
+    rows.push({ key: row.key, folder: row.folder, steps: [...row.steps] }),
+  );
+  return { ...manifestHead(run, totals), rows };
 }
 
 function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBooks): ManifestStep {

@@ -1,8 +1,9 @@
 /**
  * The manifest's credit tables and step counts, from its rows: one tally for the runner, which
- * writes manifests, and for the report, which brings a dead run's manifest up to date.
+ * writes manifests, and for the report, which brings a dead run's manifest up to date. The tally
+ * takes one step at a time, so a run's manifest can be tallied while its rows are made on the fly.
  */
-import type { Manifest, StepCounts } from './manifest-schema.js';
+import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
 
 type CreditTable = Record<string, { planned: number; used: number }>;
 
@@ -15,29 +16,39 @@ export interface CreditTally {
   by_row: CreditTable;
 }
 
+export function newCreditTally(): CreditTally {
+  return { used: 0, paid_total: 0, lost: 0, by_model: {}, by_step: {}, by_row: {} };
+}
+
+function add(table: CreditTable, key: string, planned: number, used: number): void {
+  const entry = (table[key] ??= { planned: 0, used: 0 });
+  entry.planned += planned;
+  entry.used += used;
+}
+
+/** Adds one step of the row `rowKey` to the tally. */
+export function tallyStep(tally: CreditTally, rowKey: string, step: ManifestStep): void {
+  const { planned, used } = step.credits;
+  tally.used += used;
+  tally.paid_total += step.credits.paid_total ?? used;
+  tally.lost += step.credits.lost ?? 0;
+  add(tally.by_model, step.model ?? step.operation, planned, used);
+  add(tally.by_step, step.step, planned, used);
+  add(tally.by_row, rowKey, planned, used);
+}
+
 export function tallyCredits(rows: Manifest['rows']): CreditTally {
-  const tally: CreditTally = { used: 0, paid_total: 0, lost: 0, by_model: {}, by_step: {}, by_row: {} };
-  const add = (table: CreditTable, key: string, planned: number, used: number) => {
-    const entry = (table[key] ??= { planned: 0, used: 0 });
-    entry.planned += planned;
-    entry.used += used;
-  };
-  for (const row of rows) {
-    for (const step of row.steps) {
-      const { planned, used } = step.credits;
-      tally.used += used;
-      tally.paid_total += step.credits.paid_total ?? used;
-      tally.lost += step.credits.lost ?? 0;
-      add(tally.by_model, step.model ?? step.operation, planned, used);
-      add(tally.by_step, step.step, planned, used);
-      add(tally.by_row, row.key, planned, used);
-    }
-  }
+  const tally = newCreditTally();
+  for (const row of rows) for (const step of row.steps) tallyStep(tally, row.key, step);
   return tally;
 }
 
+export function newStepCounts(): StepCounts {
+  return { done: 0, failed: 0, skipped: 0, deferred: 0, cached: 0 };
+}
+
 export function countSteps(rows: Manifest['rows']): StepCounts {
-  const counts: StepCounts = { done: 0, failed: 0, skipped: 0, deferred: 0, cached: 0 };
+  const counts = newStepCounts();
   for (const row of rows) for (const step of row.steps) counts[step.status]++;
   return counts;
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { ApiClient } from '../api/api-client.js';
 import type { ClientEvents, ServiceRefused } from '../api/client-events.js';
@@ -16,32 +17,29 @@ import type { Expansion } from '../pipeline/expansion.js';
 import type { Plan } from '../plan/plan-model.js';
 import { preflight } from '../plan/preflight.js';
 import { priceInstance } from '../plan/price-instance.js';
-import { reportHtml } from '../report/report-html.js';
-import { summarize } from '../report/run-summary.js';
+import type { RunSummary } from '../report/run-summary.js';
 import { ledgerKeyId, REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
 import { collectAbandoned } from './abandoned-jobs.js';
-import {
-  buildManifest,
-  newRequestCounters,
-  type RequestCounters,
-  type RunRecord,
-  stepCounts,
-} from './build-manifest.js';
+import { type InstanceBooks, newRequestCounters, type RequestCounters, type RunRecord } from './build-manifest.js';
 import { probeCache } from './cache-probe.js';
 import { FileHasher } from './fingerprint.js';
 import { type InstanceContext, runInstance } from './instance-runner.js';
 import type { Journal, JournalState } from './journal.js';
 import { LedgerFlusher } from './ledger-flusher.js';
 import type { Manifest } from './manifest-schema.js';
-import { ThrottledWriter, writeAtomically } from './manifest-writer.js';
+import { ThrottledWriter } from './manifest-writer.js';
 import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { ResultCache } from './result-cache.js';
+import { tallyRun, writeRunningManifest, writeRunOutputs } from './run-outputs.js';
 import { Scheduler } from './scheduler.js';
 import { paidTotal } from './settlement.js';
 import { settledOrStalled } from './stall-guard.js';
 import { STOP_MESSAGES, verdict } from './verdict.js';
+
+/** The books of an instance the journal has never seen (most of a big run stopped early). */
+const NO_BOOKS: InstanceBooks = { paidTotal: 0, losses: [] };
 
 /** After an interrupt, how long requests in flight may finish before they are cancelled. */
 export const GRACE_MS = 4000;
@@ -73,8 +71,32 @@ export interface RunOptions {
 export interface RunResult {
   readonly exitCode: number;
   readonly plan: Plan;
-  readonly manifest: Manifest | undefined;
+  /** The run's report, summarised once as its manifest was written; undefined when refused. */
+  readonly summary: RunSummary | undefined;
   readonly manifestPath: string | undefined;
+  /**
+   * The manifest as written, read back from the run's kept copy (runs/<run-id>.json) when first
+   * asked for: a big run does not hold its manifest in memory to return it.
+   */
+  readonly manifest: Manifest | undefined;
+}
+
+function runResult(
+  exitCode: number,
+  plan: Plan,
+  written?: { summary: RunSummary; manifestPath: string; keptPath: string },
+): RunResult {
+  let manifest: Manifest | undefined;
+  return {
+    exitCode,
+    plan,
+    summary: written?.summary,
+    manifestPath: written?.manifestPath,
+    get manifest() {
+      if (written) manifest ??= JSON.parse(readFileSync(written.keptPath, 'utf8')) as Manifest;
+      return manifest;
+    },
+  };
 }
 
 export async function runPipeline(expansion: Expansion, options: RunOptions): Promise<RunResult> {
@@ -102,7 +124,7 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
     for (const warning of plan.warnings) logger.warn(warning);
     if (plan.refused) {
       for (const reason of plan.reasons) logger.error(`refused: ${reason}`);
-      return { exitCode: EXIT.preflightRefused, plan, manifest: undefined, manifestPath: undefined };
+      return runResult(EXIT.preflightRefused, plan);
     }
     logger.info(
       {
@@ -183,20 +205,17 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     baseUrl: options.baseUrl,
     rows: scheduler.rows,
     outcomes: scheduler.outcomes,
+    notStarted: scheduler.stoppedBy ? () => scheduler.notStarted() : undefined,
     requests: counters,
     plan,
     books: (key) => {
       const history = prepared.state.instances.get(key);
-      return { paidTotal: paidTotal(history), losses: history?.losses ?? [] };
+      return history ? { paidTotal: paidTotal(history), losses: history.losses } : NO_BOOKS;
     },
     quotaRefusedAt,
   });
-  const writer = new ThrottledWriter(() =>
-    writeAtomically(
-      layout.manifest,
-      `${JSON.stringify(buildManifest(record({ status: 'running', stoppedBy: undefined, exitCode: undefined, finishedAt: undefined })), null, 2)}\n`,
-    ),
-  );
+  const running = () => record({ status: 'running', stoppedBy: undefined, exitCode: undefined, finishedAt: undefined });
+  const writer = new ThrottledWriter((signal) => writeRunningManifest(running(), layout, signal));
   const progress = new Progress(options.progress, plan.instances, logger);
   let settled = 0;
   let videosWaiting = 0;
@@ -231,7 +250,9 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
       if (reason !== 'interrupted') logger.error(STOP_MESSAGES[reason]);
       if (reason === 'auth' || reason === 'internal') inFlight.abort(reason);
     },
-    onSettled: () => {
+    onSettled: (outcome) => {
+      // Steps a stop left unstarted: nothing to show or write for them (the manifest makes them at the end).
+      if (scheduler.stoppedBy && outcome.status === 'deferred' && outcome.attempts === 0) return;
       settled++;
       progress.update({
         settled,
@@ -244,7 +265,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     },
   });
 
-  const stopWatching = watchInterrupt(options.interrupt, logger, scheduler, inFlight);
+  const stopWatching = watchInterrupt(options.interrupt, logger, scheduler, inFlight, writer);
   const ended = await settledOrStalled(scheduler.run());
   stopWatching();
   progress.stop();
@@ -257,17 +278,18 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   await ledger.stop();
   await client.close();
 
-  const counts = stepCounts(scheduler.outcomes.values());
-  const { exitCode, status } = verdict(stoppedBy, counts, options.interrupt);
-  const manifest = buildManifest(record({ status, stoppedBy, exitCode, finishedAt: Date.now() }));
   await writer.stop();
-  const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  await Promise.all([
-    writeAtomically(layout.manifest, text, [layout.runManifest(prepared.runId)]),
-    writeAtomically(layout.report, reportHtml(summarize(manifest))),
-  ]);
-  logger.info({ steps: counts, credits: manifest.totals.credits.used, requests: counters.sent }, `finished: ${status}`);
-  return { exitCode, plan, manifest, manifestPath: layout.manifest };
+  // One pass over every row, those never started included: exact step counts for the verdict.
+  const tally = tallyRun(record({ status: 'running', stoppedBy, exitCode: undefined, finishedAt: undefined }));
+  const counts = tally.totals.steps;
+  const { exitCode, status } = verdict(stoppedBy, counts, options.interrupt);
+  const summary = await writeRunOutputs(record({ status, stoppedBy, exitCode, finishedAt: Date.now() }), tally, layout);
+  logger.info({ steps: counts, credits: summary.credits.used, requests: counters.sent }, `finished: ${status}`);
+  return runResult(exitCode, plan, {
+    summary,
+    manifestPath: layout.manifest,
+    keptPath: layout.runManifest(prepared.runId),
+  });
 }
 
 /** The client's events: counted for the manifest, added to the ledger, logged. */
@@ -302,20 +324,23 @@ function clientEvents(
 }
 
 /**
- * SIGINT/SIGTERM: stop starting work at once (nothing waiting for a slot is sent), give requests
- * on the wire a grace period, then cancel them. Returns the function that stops watching.
+ * SIGINT/SIGTERM: stop starting work at once (nothing waiting for a slot is sent), drop the
+ * periodic manifest write, give requests on the wire a grace period, then cancel them. Returns the function that stops watching.
  */
 function watchInterrupt(
   interrupt: AbortSignal,
   logger: Logger,
   scheduler: Scheduler,
   inFlight: AbortController,
+  writer: ThrottledWriter,
 ): () => void {
   const onInterrupt = () => {
     logger.warn(
       `${String(interrupt.reason)}: no new steps are started; requests in flight get ${GRACE_MS / 1000} s to finish`,
     );
     scheduler.stop('interrupted');
+    // The manifest is written once more at the end: a rewrite in progress would only delay it.
+    void writer.cancel();
     setTimeout(() => inFlight.abort('interrupted'), GRACE_MS).unref();
   };
   if (interrupt.aborted) onInterrupt();

@@ -10,13 +10,23 @@
  * slot is sent (a first try, a retry or a video poll: it fails with RunStopping and its instance is
  * deferred). Only requests already on the wire finish. No instance is started that would take the
  * credits past the budget, counting every credit paid, not only those of finished steps.
+ *
+ * Once stopped, no further row is taken: the rows never started are not walked (100,000s of
+ * deferred outcomes nobody waits for); `notStarted()` makes them on the fly for the manifest.
  */
 import PQueue from 'p-queue';
 import type { Operation } from '../catalog/operations.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import type { InstanceTask, Slot, StopSignal } from './instance-runner.js';
-import { type InstanceOutcome, newOutcome } from './run-outcome.js';
+import type { OutcomeRow } from './build-manifest.js';
+import {
+  type DeferReason,
+  type InstanceOutcome,
+  type InstanceStatus,
+  newOutcome,
+  type SkipReason,
+} from './run-outcome.js';
 import { RunStopping, type StopReason } from './run-stop.js';
 
 export type { StopReason } from './run-stop.js';
@@ -55,6 +65,8 @@ export class Scheduler {
   readonly #byOperation = new Map<Operation, PQueue>();
   readonly #outcomes = new Map<string, InstanceOutcome>();
   readonly #rows: RowEntry[] = [];
+  /** Rows taken so far (0 to this): the rest never start once the run stops. */
+  #taken = 0;
   #stoppedBy: StopReason | undefined;
   #creditsUsed = 0;
   #creditsReserved = 0;
@@ -97,12 +109,64 @@ export class Scheduler {
     const { expansion } = this.#o;
     const window = Math.max(8, this.#requests.concurrency * 4);
     const rows = new PQueue({ concurrency: window });
-    for (let row = 0; row < expansion.counts.rows; row++) {
+    for (let row = 0; row < expansion.counts.rows && !this.#stoppedBy; row++) {
       await rows.onSizeLessThan(window);
+      if (this.#stoppedBy) break;
+      this.#taken = row + 1;
       void rows.add(() => this.#runRow(row));
     }
     await rows.onIdle();
     return { outcomes: this.#outcomes, rows: this.#rows, stoppedBy: this.#stoppedBy };
+  }
+
+  /**
+   * The rows the run never started, after it stopped: each step as the scheduler would have left
+   * it (skipped by `when:` or a skipped step it uses, deferred for the stop or for a deferred step
+   * it uses). Made when asked for, never held; empty while the run has not stopped.
+   */
+  *notStarted(): Generator<OutcomeRow> {
+    const stoppedBy = this.#stoppedBy;
+    if (!stoppedBy) return;
+    const { expansion } = this.#o;
+    const steps = expansion.pipeline.steps;
+    const index = new Map(steps.map((step, i) => [step.id, i]));
+    const uses = steps.map((step) => step.dependsOn.map((id) => index.get(id) ?? -1));
+    for (let row = this.#taken; row < expansion.counts.rows; row++) {
+      const rowKey = expansion.rowKeys[row] ?? String(row + 1);
+      const folder = expansion.rowFolder(row);
+      const outcomes: InstanceOutcome[] = [];
+      for (let i = 0; i < steps.length; i++) {
+        const step = steps[i] as CheckedStep;
+        const skipped = expansion.skipReason(row, i);
+        const instance = skipped ? undefined : expansion.instance(row, i);
+        const outcome = this.#newOutcome(`${rowKey}/${step.id}`, rowKey, folder, step, instance);
+        const upstream = (uses[i] ?? []).map((at) => outcomes[at]?.status);
+        if (skipped) settle(outcome, 'skipped', skipped);
+        else if (upstream.includes('skipped')) settle(outcome, 'skipped', 'upstream-skipped');
+        else if (upstream.includes('deferred')) settle(outcome, 'deferred', 'upstream-deferred');
+        else settle(outcome, 'deferred', stoppedBy);
+        outcomes.push(outcome);
+      }
+      yield { key: rowKey, folder, outcomes };
+    }
+  }
+
+  #newOutcome(
+    key: string,
+    rowKey: string,
+    folder: string,
+    step: CheckedStep,
+    instance: StepInstance | undefined,
+  ): InstanceOutcome {
+    return newOutcome({
+      key,
+      rowKey,
+      rowFolder: folder,
+      stepId: step.id,
+      operation: step.operation,
+      model: instance ? this.#o.modelOf(instance) : undefined,
+      creditsPlanned: instance ? this.#o.plannedCredits(instance) : 0,
+    });
   }
 
   async #runRow(row: number): Promise<void> {
@@ -118,15 +182,7 @@ export class Scheduler {
       keys.push(key);
       const skipped = expansion.skipReason(row, index);
       const instance = skipped ? undefined : expansion.instance(row, index);
-      const outcome = newOutcome({
-        key,
-        rowKey,
-        rowFolder: folder,
-        stepId: step.id,
-        operation: step.operation,
-        model: instance ? this.#o.modelOf(instance) : undefined,
-        creditsPlanned: instance ? this.#o.plannedCredits(instance) : 0,
-      });
+      const outcome = this.#newOutcome(key, rowKey, folder, step, instance);
       byStep.set(step.id, outcome);
       this.#outcomes.set(key, outcome);
       const deps = step.dependsOn.map((id) => settled.get(id)).filter((p): p is Promise<void> => p !== undefined);
@@ -198,4 +254,9 @@ export class Scheduler {
     if (!limit) return gated;
     return <T>(request: () => Promise<T>) => limit.add(() => gated(request));
   }
+}
+
+function settle(outcome: InstanceOutcome, status: InstanceStatus, reason: SkipReason | DeferReason): void {
+  outcome.status = status;
+  outcome.reason = reason;
 }

@@ -159,7 +159,12 @@ describe('scripted outcomes', () => {
     const same = { headers: { 'idempotency-key': 'replay-me' } };
     const seen: (number | string)[] = [];
     for (let i = 0; i < 3; i++) {
-      seen.push(await call(sandbox, '/v1/tts', TTS, same).then((answer) => answer.status, () => 'reset'));
+      seen.push(
+        await call(sandbox, '/v1/tts', TTS, same).then(
+          (answer) => answer.status,
+          () => 'reset',
+        ),
+      );
     }
     expect(seen).toEqual(['reset', 'reset', 200]);
     const counted = await stats(sandbox);

@@ -1,0 +1,63 @@
+/**
+ * The manifest as JSON text, made piece by piece from its head and its rows, so a manifest of
+ * hundreds of megabytes is never one string. The head (everything before `rows`, totals included)
+ * is pretty-printed as before; each row is one compact line. JSON.parse reads the same object.
+ */
+import type { ManifestHead, ManifestRow } from './build-manifest.js';
+import type { ManifestStep } from './manifest-schema.js';
+
+/** Distinct blank steps remembered at most (a pipeline has few steps, models and reasons). */
+const BLANK_CACHE_SIZE = 4096;
+
+export function* manifestJson(head: ManifestHead, rows: Iterable<ManifestRow>): Generator<string> {
+  const top = JSON.stringify(head, null, 2);
+  // The head without its closing "\n}", then the rows as the last field.
+  yield `${top.slice(0, top.lastIndexOf('\n}'))},\n  "rows": [`;
+  const blank = new Map<string, string>();
+  let first = true;
+  for (const row of rows) {
+    const steps = row.steps.map((step) => stepJson(step, blank)).join(',');
+    yield `${first ? '\n    ' : ',\n    '}{"key":${JSON.stringify(row.key)},"folder":${JSON.stringify(row.folder)},"steps":[${steps}]}`;
+    first = false;
+  }
+  yield first ? ']\n}\n' : '\n  ]\n}\n';
+}
+
+/**
+ * A step as JSON. Steps never started (most of a big run stopped early) differ only in a few
+ * fields: each distinct one is stringified once and its text reused.
+ */
+function stepJson(step: ManifestStep, blank: Map<string, string>): string {
+  const key = blankKey(step);
+  if (key === undefined) return JSON.stringify(step);
+  let text = blank.get(key);
+  if (text === undefined) {
+    if (blank.size >= BLANK_CACHE_SIZE) blank.clear();
+    text = JSON.stringify(step);
+    blank.set(key, text);
+  }
+  return text;
+}
+
+/** What tells two blank steps apart, or undefined for a step with anything of its own. */
+function blankKey(step: ManifestStep): string | undefined {
+  if (
+    step.attempts !== 0 ||
+    step.request_id !== null ||
+    step.request_ids.length > 0 ||
+    step.polls !== 0 ||
+    step.ambiguous_attempts !== 0 ||
+    step.files.length > 0 ||
+    step.extra_files.length > 0 ||
+    step.error !== null ||
+    step.started_at !== null ||
+    step.finished_at !== null ||
+    step.duration_ms !== null ||
+    step.losses?.length !== 0
+  )
+    return undefined;
+  const { credits } = step;
+  const model = step.model === null ? '\u0001' : step.model;
+  const reason = step.reason === null ? '\u0001' : step.reason;
+  return `${step.step}\0${step.operation}\0${model}\0${step.status}\0${reason}\0${credits.planned}\0${credits.used}\0${credits.paid_total}\0${credits.lost}`;
+}
