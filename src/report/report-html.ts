@@ -16,6 +16,11 @@ import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
 export const NOT_STARTED_CARDS = 1000;
 /** Rows shown in the by-row credits table (the costliest first). */
 export const BY_ROW_SHOWN = 1000;
+/**
+ * Rows in the gallery at most: a page of 100,000 rows is 100 MB no browser shows. What needs
+ * attention is listed above the gallery whatever its size, and every file is in the manifest.
+ */
+export const GALLERY_ROWS = 5000;
 
 /** A row of the gallery: its place in the manifest (the anchor), its key and its steps. */
 export interface GalleryRow {
@@ -27,15 +32,35 @@ export interface GalleryRow {
 /** The whole page as one string: for `assetline report --html` and tests. */
 export function reportHtml(summary: RunSummary<Manifest>, notes: readonly string[] = []): string {
   const rows = summary.manifest.rows.map((row, index) => ({ index, key: row.key, steps: row.steps }));
-  return [...reportHtmlChunks(summary, rows, notes)].join('');
+  const collapse = collapsesNotStarted(summary);
+  const shown = rows.slice(0, GALLERY_ROWS).map((row) => galleryRow(row, collapse));
+  return [reportTop(summary, notes), ...shown, reportEnd(summary)].join('');
 }
 
-/** The page in pieces, its gallery from `rows` (the manifest's rows, in order). */
-export function* reportHtmlChunks(
+/** The page in pieces, its gallery from `rows` (the manifest's rows, in order) as they come. */
+export async function* reportHtmlChunks(
   summary: RunSummary,
-  rows: Iterable<GalleryRow>,
+  rows: Iterable<GalleryRow> | AsyncIterable<GalleryRow>,
   notes: readonly string[] = [],
-): Generator<string> {
+): AsyncGenerator<string> {
+  yield reportTop(summary, notes);
+  const collapse = collapsesNotStarted(summary);
+  let shown = 0;
+  for await (const row of rows) {
+    // The rest is not even read.
+    if (shown++ === GALLERY_ROWS) break;
+    yield galleryRow(row, collapse);
+  }
+  yield reportEnd(summary);
+}
+
+/** Many steps never started (a big run stopped early) are one count, not a card each. */
+function collapsesNotStarted(summary: RunSummary): boolean {
+  return summary.notStarted.steps > NOT_STARTED_CARDS;
+}
+
+/** Everything before the gallery's rows. */
+function reportTop(summary: RunSummary, notes: readonly string[]): string {
   const { manifest, credits } = summary;
   const title = `assetline: ${manifest.pipeline}: ${manifest.status}`;
   const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
@@ -107,16 +132,24 @@ export function* reportHtmlChunks(
     '</section>',
   );
   body.push(`<section id="gallery"><h2>Gallery (${count(summary.rows, 'row')})</h2>`);
-  yield `${pageHead(title)}${body.join('\n')}\n`;
-  const collapse = summary.notStarted.steps > NOT_STARTED_CARDS;
-  for (const row of rows) {
-    const steps = collapse ? row.steps.filter((step) => !neverStarted(step)) : row.steps;
-    if (collapse && steps.length === 0) continue;
-    const cards = steps.map((step) => `${card(row.key, step)}\n`).join('');
-    yield `<section class="row" id="row-${row.index}"><h3>${esc(row.key)}</h3><div class="cards">\n${cards}</div></section>\n`;
-  }
-  if (collapse) yield notStartedSection(summary);
-  yield `</section>\n<script>${LAZY_MEDIA}</script>\n</body>\n</html>\n`;
+  return `${pageHead(title)}${body.join('\n')}\n`;
+}
+
+/** One row of the gallery (empty when collapsing leaves it nothing to show). */
+function galleryRow(row: GalleryRow, collapse: boolean): string {
+  const steps = collapse ? row.steps.filter((step) => !neverStarted(step)) : row.steps;
+  if (collapse && steps.length === 0) return '';
+  const cards = steps.map((step) => `${card(row.key, step)}\n`).join('');
+  return `<section class="row" id="row-${row.index}"><h3>${esc(row.key)}</h3><div class="cards">\n${cards}</div></section>\n`;
+}
+
+/** After the gallery's rows: a word on those left out, if any, and the page's end. */
+function reportEnd(summary: RunSummary): string {
+  const more =
+    summary.rows > GALLERY_ROWS
+      ? `<p class="note">The gallery shows at most the first ${n(GALLERY_ROWS)} of the ${n(summary.rows)} rows; every row is in <code>manifest.json</code>, each file with its path.</p>\n`
+      : '';
+  return `${more}${collapsesNotStarted(summary) ? notStartedSection(summary) : ''}</section>\n<script>${LAZY_MEDIA}</script>\n</body>\n</html>\n`;
 }
 
 function pageHead(title: string): string {

@@ -116,7 +116,8 @@ export function* manifestRows(run: RunRecord, options: { startedOnly?: boolean }
   for (const row of run.notStarted()) yield rowEntry(index++, row.key, row.folder, row.outcomes, false, run.books);
 }
 
-function rowEntry(
+/** A row's manifest entry from its outcomes and the journal's books. */
+export function rowEntry(
   index: number,
   key: string,
   folder: string,

@@ -11,12 +11,13 @@
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import type { InstanceHistory, JournalRecord } from './journal-records.js';
 import { describeStorageError } from '../storage-errors.js';
+import { ResultIndex } from './result-index.js';
 import { failureSettlesKey, paidTotal } from './settlement.js';
 
 export interface JournalState {
   readonly instances: Map<string, InstanceHistory>;
   /** Finished results by fingerprint, newest last: what the cache can reuse. */
-  readonly results: Map<string, Extract<JournalRecord, { type: 'downloaded' }>>;
+  readonly results: ResultIndex;
 }
 
 /** The journal could not be written (disk full, permissions): the run must stop starting work. */
@@ -53,7 +54,7 @@ export class Journal {
     file: string,
     options: { fresh: boolean; now: number },
   ): Promise<{ journal: Journal; state: JournalState }> {
-    let state: JournalState = { instances: new Map(), results: new Map() };
+    let state: JournalState = { instances: new Map(), results: new ResultIndex() };
     if (options.fresh) {
       await rename(file, `${file}.${options.now}.old`).catch(() => undefined);
     } else {
@@ -125,7 +126,7 @@ export class Journal {
 }
 
 export function replay(text: string): JournalState {
-  const state: JournalState = { instances: new Map(), results: new Map() };
+  const state: JournalState = { instances: new Map(), results: new ResultIndex() };
   for (const line of text.split('\n')) {
     const record = parseJournalLine(line);
     if (record) applyRecord(state, record);
@@ -187,8 +188,7 @@ export function applyRecord(state: JournalState, record: JournalRecord): void {
         h.fingerprint ??= record.fingerprint;
         delete h.failed;
       }
-      state.results.delete(record.fingerprint);
-      state.results.set(record.fingerprint, record);
+      state.results.set(record);
       break;
     case 'failed':
       h.failed = record;
@@ -219,9 +219,9 @@ function book(h: InstanceHistory, requestIds: readonly string[]): void {
 async function compact(file: string, state: JournalState): Promise<void> {
   const lines: string[] = [];
   const add = (record: JournalRecord) => lines.push(`${JSON.stringify(record)}\n`);
-  const current = new Set([...state.instances.values()].map((h) => h.downloaded));
+  const current = new Set([...state.instances.values()].map((h) => h.downloaded && JSON.stringify(h.downloaded)));
   // Results kept only for the cache first, so each instance's own story is what replays last.
-  for (const result of state.results.values()) if (!current.has(result)) add(result);
+  for (const line of state.results.lines()) if (!current.has(line)) lines.push(`${line}\n`);
   for (const [key, h] of state.instances) {
     // The books first: what was paid apart from the current answer, then each loss (which adds its own).
     const lost = h.losses.reduce((sum, loss) => sum + loss.credits, 0);

@@ -10,17 +10,61 @@ import type { ManifestStep } from './manifest-schema.js';
 const BLANK_CACHE_SIZE = 4096;
 
 export function* manifestJson(head: ManifestHead, rows: Iterable<ManifestRow>): Generator<string> {
-  const top = JSON.stringify(head, null, 2);
-  // The head without its closing "\n}", then the rows as the last field.
-  yield `${top.slice(0, top.lastIndexOf('\n}'))},\n  "rows": [`;
   const blank = new Map<string, string>();
+  const lines = function* () {
+    for (const row of rows) yield rowLine(row, blank);
+  };
+  yield* manifestText(head, lines());
+}
+
+/** The manifest from its head and its rows' lines (each a row as one compact JSON object). */
+export function* manifestText(head: ManifestHead, lines: Iterable<string>): Generator<string> {
+  yield manifestTop(head);
   let first = true;
-  for (const row of rows) {
-    const steps = row.steps.map((step) => stepJson(step, blank)).join(',');
-    yield `${first ? '\n    ' : ',\n    '}{"key":${JSON.stringify(row.key)},"folder":${JSON.stringify(row.folder)},"steps":[${steps}]}`;
+  for (const line of lines) {
+    yield `${first ? '\n    ' : ',\n    '}${line}`;
     first = false;
   }
   yield first ? ']\n}\n' : '\n  ]\n}\n';
+}
+
+/**
+ * The same, with the first rows read back from a file as they come: as lines, or as bytes already
+ * separated the way `rows` writes them (`count` rows).
+ */
+export async function* manifestTextOf(
+  head: ManifestHead,
+  first:
+    { readonly lines: AsyncIterable<string> } | { readonly bytes: AsyncIterable<Uint8Array>; readonly count: number },
+  more: Iterable<string>,
+): AsyncGenerator<string | Uint8Array> {
+  yield manifestTop(head);
+  let none = true;
+  const separator = () => {
+    const text = none ? '\n    ' : ',\n    ';
+    none = false;
+    return text;
+  };
+  if ('bytes' in first) {
+    yield* first.bytes;
+    if (first.count > 0) none = false;
+  } else {
+    for await (const line of first.lines) yield `${separator()}${line}`;
+  }
+  for (const line of more) yield `${separator()}${line}`;
+  yield none ? ']\n}\n' : '\n  ]\n}\n';
+}
+
+/** The head pretty-printed, without its closing brace, opening the rows. */
+function manifestTop(head: ManifestHead): string {
+  const top = JSON.stringify(head, null, 2);
+  return `${top.slice(0, top.lastIndexOf('\n}'))},\n  "rows": [`;
+}
+
+/** A row as one compact line; `blank` remembers the text of steps that have nothing of their own. */
+export function rowLine(row: ManifestRow, blank: Map<string, string> = new Map()): string {
+  const steps = row.steps.map((step) => stepJson(step, blank)).join(',');
+  return `{"key":${JSON.stringify(row.key)},"folder":${JSON.stringify(row.folder)},"steps":[${steps}]}`;
 }
 
 /**

@@ -18,8 +18,8 @@ export const MANIFEST_INTERVAL_MS = 10_000;
 /** The interval is at least this many times as long as the last write took. */
 const COST_FACTOR = 20;
 
-/** What to write: one string, or pieces of text made while the file is written. */
-export type Content = string | Iterable<string> | AsyncIterable<string>;
+/** What to write: one string, or pieces (text, or bytes copied as they are) made while the file is written. */
+export type Content = string | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
 /** Text is turned into bytes and written this much at a time. */
 const CHUNK_CHARS = 1 << 20;
@@ -76,9 +76,15 @@ async function writeDurably(file: string, content: Content, signal: AbortSignal 
         await handle.writeFile(text);
       };
       for await (const piece of content) {
-        pending.push(piece);
-        size += piece.length;
-        if (size >= CHUNK_CHARS) await flush();
+        if (typeof piece === 'string') {
+          pending.push(piece);
+          size += piece.length;
+          if (size >= CHUNK_CHARS) await flush();
+        } else {
+          // Bytes go as they are, after the text before them.
+          await flush();
+          await handle.writeFile(piece);
+        }
       }
       await flush();
     }

@@ -45,11 +45,6 @@ export class ResultCache {
     return placed;
   }
 
-  remember(result: Downloaded): void {
-    this.#state.results.delete(result.fingerprint);
-    this.#state.results.set(result.fingerprint, result);
-  }
-
   async #present(files: readonly JournalFile[]): Promise<boolean> {
     for (const file of files) {
       const size = await stat(this.#layout.absolute(file.path)).then(

@@ -1,43 +1,184 @@
 /**
- * What a run leaves at the end: manifest.json (with its kept copy runs/<run-id>.json) and
- * report.html, both written as they are made from the scheduler's outcomes, and the summary the
- * terminal and GitHub show, made on the same pass as the totals. Nothing here holds the whole
- * manifest: a run of 100,000 rows stopped early writes 200 MB of manifest in bounded memory.
+ * What a run leaves: manifest.json (with its kept copy runs/<run-id>.json) and report.html, and
+ * the summary the terminal and GitHub show. Rows are tallied and turned into their manifest lines
+ * as they settle, then let go (row-spill.ts), so neither the run nor its end holds 300,000
+ * outcomes: the end adds the rows still in memory and those never started, and writes both files
+ * as they are made.
  */
-import { NOT_STARTED_CARDS, reportHtmlChunks } from '../report/report-html.js';
+import path from 'node:path';
+import { type GalleryRow, NOT_STARTED_CARDS, reportHtmlChunks } from '../report/report-html.js';
 import { type RunSummary, SummaryBuilder } from '../report/run-summary.js';
-import { manifestHead, manifestRows, type RowTotals, type RunRecord, tallyRows } from './build-manifest.js';
-import { manifestJson } from './manifest-json.js';
+import {
+  addRow,
+  type ManifestRow,
+  manifestHead,
+  manifestRows,
+  newRowTotals,
+  rowEntry,
+  type RowTotals,
+  type RunRecord,
+} from './build-manifest.js';
+import type { Manifest } from './manifest-schema.js';
+import { manifestTextOf, rowLine } from './manifest-json.js';
 import { writeAtomically } from './manifest-writer.js';
 import type { OutputLayout } from './output-layout.js';
+import type { InstanceOutcome } from './run-outcome.js';
+import { RowSpill } from './row-spill.js';
+import type { RowEntry } from './scheduler.js';
 
-/** The totals of every row, and the summary of what needs attention, in one pass over the rows. */
-export function tallyRun(run: RunRecord): { totals: RowTotals; summary: SummaryBuilder } {
-  const summary = new SummaryBuilder();
-  const totals = tallyRows(manifestRows(run), (row) => summary.add(row.index, row.key, row.steps));
-  return { totals, summary };
+export class RunOutputs {
+  readonly #layout: OutputLayout;
+  readonly #spill: RowSpill;
+  readonly #totals: RowTotals = newRowTotals();
+  readonly #summary = new SummaryBuilder();
+  /** Text of steps with nothing of their own, shared by every line that has one. */
+  readonly #blank = new Map<string, string>();
+
+  constructor(layout: OutputLayout, runId: string) {
+    this.#layout = layout;
+    this.#spill = new RowSpill(path.join(layout.dir, `.rows-${runId}.jsonl`));
+  }
+
+  /**
+   * A row whose steps have all settled: tallied and written to the spill as its manifest line
+   * (`release`), or, when it has a video job given up after a timeout that the end of the run
+   * asks once more, kept in memory until then (`keep`).
+   */
+  rowSettled(
+    index: number,
+    row: RowEntry,
+    outcomes: readonly InstanceOutcome[],
+    books: RunRecord['books'],
+  ): 'release' | 'keep' {
+    if (outcomes.some(hasAbandonedJob)) {
+      this.#spill.add(index, { held: true });
+      return 'keep';
+    }
+    const entry = rowEntry(index, row.key, row.folder, outcomes, true, books);
+    this.#tally(entry);
+    this.#spill.add(index, { line: rowLine(entry, this.#blank) });
+    return 'release';
+  }
+
+  /**
+   * The end: the rows still in memory and those never started are tallied too. Returns the exact
+   * step counts, for the verdict, and the writer of both files once the verdict is known.
+   */
+  finish(run: RunRecord): {
+    readonly totals: RowTotals;
+    readonly write: (final: RunRecord) => Promise<RunSummary>;
+  } {
+    const held = new Map<number, ManifestRow>();
+    for (const row of heldRows(run)) {
+      held.set(row.index, row);
+      this.#tally(row);
+      // Kept for an abandoned job (already in the spill as a placeholder), or still unsettled
+      // when the run could not go on (a bug): either way its place in the order is here.
+      this.#spill.add(row.index, { held: true });
+    }
+    for (const row of notStartedRows(run, this.#spill.written)) this.#tally(row);
+    return {
+      totals: this.#totals,
+      write: async (final) => {
+        const head = manifestHead(final, this.#totals);
+        const summary = this.#summary.finish(head);
+        const heldLine = (index: number) => rowLine(held.get(index) as ManifestRow, this.#blank);
+        const blank = this.#blank;
+        const notStartedLines = function* () {
+          for (const row of notStartedRows(final, 0)) yield rowLine(row, blank);
+        };
+        // Many steps never started are one count in the report, not a card each: not read at all.
+        const withNotStarted = summary.notStarted.steps <= NOT_STARTED_CARDS;
+        await Promise.all([
+          writeAtomically(
+            this.#layout.manifest,
+            manifestTextOf(head, await this.#spilled(heldLine), notStartedLines()),
+            [this.#layout.runManifest(final.runId)],
+          ),
+          writeAtomically(
+            this.#layout.report,
+            reportHtmlChunks(summary, galleryRows(this.#spill, held, withNotStarted ? final : undefined)),
+          ),
+        ]);
+        return summary;
+      },
+    };
+  }
+
+  /** The manifest while the run works: the rows settled so far, in order, under their totals. */
+  async writeRunning(run: RunRecord, signal: AbortSignal): Promise<void> {
+    const heldLine = (index: number) => {
+      const row = run.rows[index];
+      return row ? rowLine(rowOf(run, index, row), this.#blank) : '{}';
+    };
+    await writeAtomically(
+      this.#layout.manifest,
+      manifestTextOf(manifestHead(run, this.#totals), await this.#spilled(heldLine), []),
+      [],
+      signal,
+    );
+  }
+
+  /** The spilled rows for the manifest: copied as bytes, or as lines when some are held in memory. */
+  async #spilled(heldLine: (index: number) => string) {
+    const bytes = await this.#spill.rowBytes();
+    return bytes ? { bytes, count: this.#spill.written } : { lines: this.#spill.lines(heldLine) };
+  }
+
+  /** Removes the spill file. */
+  async close(): Promise<void> {
+    await this.#spill.close();
+  }
+
+  #tally(row: ManifestRow): void {
+    addRow(this.#totals, row);
+    this.#summary.add(row.index, row.key, row.steps);
+  }
 }
 
-/** The final manifest and report, from `run` (its verdict set) and its tally. */
-export async function writeRunOutputs(
-  run: RunRecord,
-  tally: { totals: RowTotals; summary: SummaryBuilder },
-  layout: OutputLayout,
-): Promise<RunSummary> {
-  const head = manifestHead(run, tally.totals);
-  const summary = tally.summary.finish(head);
-  // The report's gallery leaves out the rows never started when they are many (one count instead).
-  const startedOnly = summary.notStarted.steps > NOT_STARTED_CARDS;
-  await Promise.all([
-    writeAtomically(layout.manifest, manifestJson(head, manifestRows(run)), [layout.runManifest(run.runId)]),
-    writeAtomically(layout.report, reportHtmlChunks(summary, manifestRows(run, { startedOnly }))),
-  ]);
-  return summary;
+function hasAbandonedJob(outcome: InstanceOutcome): boolean {
+  return outcome.operation === 'video' && outcome.requestIds.length > (outcome.status === 'done' ? 1 : 0);
 }
 
-/** A manifest while the run works: rewritten from what has settled so far. */
-export async function writeRunningManifest(run: RunRecord, layout: OutputLayout, signal: AbortSignal): Promise<void> {
-  const totals = tallyRows(manifestRows(run));
-  signal.throwIfAborted();
-  await writeAtomically(layout.manifest, manifestJson(manifestHead(run, totals), manifestRows(run)), [], signal);
+function rowOf(run: RunRecord, index: number, row: RowEntry): ManifestRow {
+  const outcomes = row.instances.flatMap((key) => {
+    const outcome = run.outcomes.get(key);
+    return outcome ? [outcome] : [];
+  });
+  return rowEntry(index, row.key, row.folder, outcomes, true, run.books);
+}
+
+/** The rows the run kept in memory to the end. */
+function* heldRows(run: RunRecord): Generator<ManifestRow> {
+  for (const [index, row] of run.rows.entries()) if (row) yield rowOf(run, index, row);
+}
+
+/** The rows the run never started (after the `first` rows it took), made on the fly. */
+function* notStartedRows(run: RunRecord, first: number): Generator<ManifestRow> {
+  let index = first;
+  for (const row of manifestRows({ ...run, rows: [] })) yield { ...row, index: index++ };
+}
+
+/**
+ * The gallery's rows: the spilled ones read back, the held ones from memory, then, given `run`,
+ * those never started.
+ */
+async function* galleryRows(
+  spill: RowSpill,
+  held: ReadonlyMap<number, ManifestRow>,
+  run: RunRecord | undefined,
+): AsyncGenerator<GalleryRow> {
+  let index = 0;
+  const placeholder = '\u0000';
+  for await (const line of spill.lines(() => placeholder)) {
+    if (line === placeholder) {
+      const row = held.get(index) as ManifestRow;
+      yield { index, key: row.key, steps: row.steps };
+    } else {
+      const row = JSON.parse(line) as Manifest['rows'][number];
+      yield { index, key: row.key, steps: row.steps };
+    }
+    index++;
+  }
+  if (run) for (const row of notStartedRows(run, index)) yield { index: row.index, key: row.key, steps: row.steps };
 }

@@ -26,13 +26,13 @@ import { FileHasher } from './fingerprint.js';
 import { type InstanceContext, runInstance } from './instance-runner.js';
 import type { Journal, JournalState } from './journal.js';
 import { LedgerFlusher } from './ledger-flusher.js';
-import type { Manifest } from './manifest-schema.js';
+import type { Manifest, StepCounts } from './manifest-schema.js';
 import { ThrottledWriter } from './manifest-writer.js';
 import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { ResultCache } from './result-cache.js';
-import { tallyRun, writeRunningManifest, writeRunOutputs } from './run-outputs.js';
+import { RunOutputs } from './run-outputs.js';
 import { Scheduler } from './scheduler.js';
 import { paidTotal } from './settlement.js';
 import { settledOrStalled } from './stall-guard.js';
@@ -195,6 +195,10 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     signal: inFlight.signal,
   };
 
+  const books = (key: string): InstanceBooks => {
+    const history = prepared.state.instances.get(key);
+    return history ? { paidTotal: paidTotal(history), losses: history.losses } : NO_BOOKS;
+  };
   const record = (verdictOf: Pick<RunRecord, 'status' | 'stoppedBy' | 'exitCode' | 'finishedAt'>): RunRecord => ({
     pipeline: pipeline.name,
     pipelineFile: pipeline.file,
@@ -208,14 +212,12 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     notStarted: scheduler.stoppedBy ? () => scheduler.notStarted() : undefined,
     requests: counters,
     plan,
-    books: (key) => {
-      const history = prepared.state.instances.get(key);
-      return history ? { paidTotal: paidTotal(history), losses: history.losses } : NO_BOOKS;
-    },
+    books,
     quotaRefusedAt,
   });
   const running = () => record({ status: 'running', stoppedBy: undefined, exitCode: undefined, finishedAt: undefined });
-  const writer = new ThrottledWriter((signal) => writeRunningManifest(running(), layout, signal));
+  const outputs = new RunOutputs(layout, prepared.runId);
+  const writer = new ThrottledWriter((signal) => outputs.writeRunning(running(), signal));
   const progress = new Progress(options.progress, plan.instances, logger);
   let settled = 0;
   let videosWaiting = 0;
@@ -250,6 +252,12 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
       if (reason !== 'interrupted') logger.error(STOP_MESSAGES[reason]);
       if (reason === 'auth' || reason === 'internal') inFlight.abort(reason);
     },
+    onRowSettled: (index, row, outcomes) => {
+      const kept = outputs.rowSettled(index, row, outcomes, books);
+      // Its line holds its books now: the journal's memory of these steps is not needed this run.
+      if (kept === 'release') for (const outcome of outcomes) prepared.state.instances.delete(outcome.key);
+      return kept;
+    },
     onSettled: (outcome) => {
       // Steps a stop left unstarted: nothing to show or write for them (the manifest makes them at the end).
       if (scheduler.stoppedBy && outcome.status === 'deferred' && outcome.attempts === 0) return;
@@ -279,11 +287,19 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   await client.close();
 
   await writer.stop();
-  // One pass over every row, those never started included: exact step counts for the verdict.
-  const tally = tallyRun(record({ status: 'running', stoppedBy, exitCode: undefined, finishedAt: undefined }));
-  const counts = tally.totals.steps;
-  const { exitCode, status } = verdict(stoppedBy, counts, options.interrupt);
-  const summary = await writeRunOutputs(record({ status, stoppedBy, exitCode, finishedAt: Date.now() }), tally, layout);
+  let counts: StepCounts;
+  let verdictOf: ReturnType<typeof verdict>;
+  let summary: RunSummary;
+  try {
+    // Every row counted, those never started included: exact step counts for the verdict.
+    const end = outputs.finish(record({ status: 'running', stoppedBy, exitCode: undefined, finishedAt: undefined }));
+    counts = end.totals.steps;
+    verdictOf = verdict(stoppedBy, counts, options.interrupt);
+    summary = await end.write(record({ ...verdictOf, stoppedBy, finishedAt: Date.now() }));
+  } finally {
+    await outputs.close();
+  }
+  const { exitCode, status } = verdictOf;
   logger.info({ steps: counts, credits: summary.credits.used, requests: counters.sent }, `finished: ${status}`);
   return runResult(exitCode, plan, {
     summary,

@@ -55,6 +55,11 @@ export interface SchedulerOptions {
   readonly modelOf: (instance: StepInstance) => string | undefined;
   readonly runOne: RunOne;
   readonly onSettled?: (outcome: InstanceOutcome) => void;
+  /**
+   * Told when every step of a row has settled; `release` lets the row's outcomes go (their
+   * manifest line is kept elsewhere), `keep` holds them until the end of the run.
+   */
+  readonly onRowSettled?: (index: number, row: RowEntry, outcomes: readonly InstanceOutcome[]) => 'release' | 'keep';
   /** Told once, when the run first stops starting work. */
   readonly onStop?: (reason: StopReason) => void;
 }
@@ -92,7 +97,7 @@ export class Scheduler {
     this.#o.onStop?.(reason);
   }
 
-  /** Instances settled so far, for progress and the manifest while running. */
+  /** Instances of the rows held in memory (not released), for progress and the manifest. */
   get outcomes(): ReadonlyMap<string, InstanceOutcome> {
     return this.#outcomes;
   }
@@ -199,8 +204,14 @@ export class Scheduler {
         }),
       );
     }
-    this.#rows[row] = { key: rowKey, folder, instances: keys };
+    const entry = { key: rowKey, folder, instances: keys };
+    this.#rows[row] = entry;
     await Promise.all(settled.values());
+    if (this.#o.onRowSettled?.(row, entry, [...byStep.values()]) === 'release') {
+      for (const key of keys) this.#outcomes.delete(key);
+      // A hole: rows() skips it (the row's line is kept by whoever released it).
+      delete this.#rows[row];
+    }
   }
 
   async #dispatch(

@@ -56,7 +56,7 @@ describe('journal', () => {
     }
     const { journal, state } = await Journal.open(file, { fresh: false, now: 0 });
     await journal.close();
-    expect([...state.results.keys()]).toEqual(['f0', 'f1', 'f2', 'f3', 'f4']);
+    expect([...state.results.fingerprints()]).toEqual(['f0', 'f1', 'f2', 'f3', 'f4']);
     expect(state.instances.get('A/s')?.downloaded?.fingerprint).toBe('f4');
     const compacted = readFileSync(file, 'utf8').trim().split('\n');
     expect(compacted.some((line) => line.includes('"type":"run"'))).toBe(false);

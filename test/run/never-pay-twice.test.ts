@@ -208,4 +208,44 @@ ${FAST_VIDEO}steps:
     expect(seen.charges.count).toBe(1);
     expect(second.manifest?.totals.credits).toMatchObject({ paid_total: seen.charges.credits, lost: 0 });
   });
+
+  it('books video jobs given up after a timeout that finished after all: paid, saved as extra files, once', async () => {
+    // Jobs take a minute of sandbox time: every poll of the first run times out, three jobs in all.
+    const sandbox = await sandboxWith({ video: { duration_ms: 60_000 } });
+    const ws = workspace(`version: 1
+name: slow
+api:
+  plan: pro
+  video: { poll_interval_seconds: 0.05, expected_seconds: 0.1, timeout_seconds: 0.2 }
+  retry: { base_seconds: 0.01, cap_seconds: 0.05 }
+steps:
+  - id: teaser
+    video: { model: gamma3-fast, prompt: "a slow orbit", duration: 4 }
+`);
+    const first = await runIn(ws, sandbox);
+    expect(first.exitCode).toBe(1);
+    const failed = first.manifest?.rows[0]?.steps[0];
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'video_timeout' } });
+    expect(failed?.request_ids).toHaveLength(3);
+
+    sandbox.clock.advance(60_000);
+    const second = await runIn(ws, sandbox);
+    expect(second.exitCode).toBe(0);
+    const done = second.manifest?.rows[0]?.steps[0];
+    // The last job is polled again (not a fourth submission), the two given up are collected.
+    expect(done).toMatchObject({ status: 'done', request_id: failed?.request_ids[2] });
+    expect(done?.extra_files).toHaveLength(2);
+    const seen = await stats(sandbox);
+    expect(seen.requests.by_path['/v1/video']).toBe(3);
+    expect(done?.credits.paid_total).toBe(seen.charges.credits);
+    expect(second.manifest?.totals.credits.paid_total).toBe(seen.charges.credits);
+
+    // Booked once: a third run asks nothing and pays nothing.
+    const third = await runIn(ws, sandbox);
+    expect(third.manifest?.rows[0]?.steps[0]).toMatchObject({
+      status: 'cached',
+      credits: { paid_total: seen.charges.credits },
+    });
+    expect((await stats(sandbox)).requests.total).toBe(seen.requests.total);
+  });
 });
