@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { safeSegment } from '../paths/safe-segment.js';
-import { errorEntry, fileEntry, type InstanceBooks } from '../run/build-manifest.js';
+import { creditsEntry, errorEntry, fileEntry, type InstanceBooks } from '../run/build-manifest.js';
 import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
 import { countSteps, tallyCredits } from '../run/manifest-totals.js';
 import type { JournalRun, JournalStep } from './journal-run.js';
@@ -107,18 +107,7 @@ function stepFromJournal(step: JournalStep, before: ManifestStep | undefined, bo
     attempts: Math.max(before?.attempts ?? 0, step.requestIds.length, step.requestId === undefined ? 0 : 1),
     ambiguous_attempts: Math.max(before?.ambiguous_attempts ?? 0, step.ambiguous),
     polls: before?.polls ?? 0,
-    credits: {
-      planned,
-      used,
-      paid_total: books.paidTotal,
-      lost: books.losses.reduce((sum, loss) => sum + loss.credits, 0),
-    },
-    losses: books.losses.map((loss) => ({
-      credits: loss.credits,
-      reason: loss.reason,
-      request_id: loss.request_id ?? null,
-      at: new Date(loss.t).toISOString(),
-    })),
+    ...creditsEntry(planned, used, books),
     started_at: typeof startedAt === 'number' ? iso(startedAt) : startedAt,
     finished_at: iso(step.finishedAt),
     duration_ms:

@@ -222,18 +222,7 @@ function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBoo
     attempts: outcome.attempts,
     ambiguous_attempts: outcome.ambiguous,
     polls: outcome.polls,
-    credits: {
-      planned,
-      used: outcome.creditsUsed,
-      paid_total: books.paidTotal,
-      lost: books.losses.reduce((sum, loss) => sum + loss.credits, 0),
-    },
-    losses: books.losses.map((loss) => ({
-      credits: loss.credits,
-      reason: loss.reason,
-      request_id: loss.request_id ?? null,
-      at: new Date(loss.t).toISOString(),
-    })),
+    ...creditsEntry(planned, outcome.creditsUsed, books),
     started_at: iso(outcome.startedAt),
     finished_at: iso(outcome.finishedAt),
     duration_ms:
@@ -244,6 +233,27 @@ function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBoo
     extra_files: outcome.extraFiles.map(file),
     error: errorEntry(outcome.error),
   };
+}
+
+/** A step's `credits` (this run's and the books') and its `losses`. */
+export function creditsEntry(
+  planned: number,
+  used: number,
+  books: InstanceBooks,
+): Pick<ManifestStep, 'credits' | 'losses'> {
+  return {
+    credits: { planned, used, paid_total: books.paidTotal, lost: lostOf(books) },
+    losses: books.losses.map((loss) => ({
+      credits: loss.credits,
+      reason: loss.reason,
+      request_id: loss.request_id ?? null,
+      at: new Date(loss.t).toISOString(),
+    })),
+  };
+}
+
+function lostOf(books: InstanceBooks): number {
+  return books.losses.reduce((sum, loss) => sum + loss.credits, 0);
 }
 
 export function fileEntry(f: JournalFile, urlExpiresAt: string | null): ManifestStep['files'][number] {

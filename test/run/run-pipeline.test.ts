@@ -5,22 +5,13 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manifestSchema } from '../../src/run/manifest-schema.js';
-import type { SandboxConfig } from '../../src/sandbox/sandbox-config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { FAST_VIDEO, runIn, workspace } from '../helpers/run-harness.js';
+import { sandboxesFor } from '../helpers/sandboxes.js';
 import { DEMO_KEY, sleep, stats } from '../helpers/sandbox-http.js';
 
-const sandboxes: Sandbox[] = [];
-async function sandboxWith(config: SandboxConfig = {}): Promise<Sandbox> {
-  const sandbox = await startSandbox({ config: { seed: 1, video: { duration_ms: 100 }, ...config } });
-  sandboxes.push(sandbox);
-  return sandbox;
-}
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.stop()));
-});
+const sandboxWith = sandboxesFor({ video: { duration_ms: 100 } });
 
 const CHAIN = `version: 1
 name: chain

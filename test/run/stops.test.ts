@@ -5,22 +5,13 @@
  */
 import { closeSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import type { SandboxConfig } from '../../src/sandbox/sandbox-config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { runIn, workspace } from '../helpers/run-harness.js';
+import { sandboxesFor } from '../helpers/sandboxes.js';
 import { DEMO_KEY, sleep, stats } from '../helpers/sandbox-http.js';
 
-const sandboxes: Sandbox[] = [];
-async function sandboxWith(config: SandboxConfig = {}): Promise<Sandbox> {
-  const sandbox = await startSandbox({ config: { seed: 1, ...config } });
-  sandboxes.push(sandbox);
-  return sandbox;
-}
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.stop()));
-});
+const sandboxWith = sandboxesFor();
 
 /** `rows` rows of one tts step each (10 credits), four requests at a time. */
 function voices(rows: number, extra = ''): string {
