@@ -131,7 +131,7 @@ async function* copied(file: string, size: number): AsyncGenerator<Uint8Array> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(Math.min(COPY_BYTES, size));
-    for (let position = 0; position < size; ) {
+    for (let position = 0; position < size;) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
       if (bytesRead === 0) break;
       position += bytesRead;
