@@ -21,7 +21,7 @@ import { newStepCounts } from '../run/manifest-totals.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';
-import { type Sandbox, startSandbox } from '../sandbox/sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { DEFAULT_STATE_DIR } from './plan.js';
 
 const HELP = `Usage: assetline run <pipeline.yaml> [options]
@@ -112,6 +112,9 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   let baseUrl: string;
   let keyText: string;
   if (values.sandbox) {
+    // Loaded only when asked for: the sandbox brings sharp and libvips, which a run against the
+    // service does not need in its memory.
+    const { startSandbox } = await import('../sandbox/sandbox.js');
     sandbox = await startSandbox();
     baseUrl = sandbox.baseUrl;
     keyText = DEFAULT_ACCOUNTS[0]?.key ?? '';
