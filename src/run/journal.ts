@@ -221,7 +221,10 @@ async function compact(file: string, state: JournalState): Promise<void> {
   const add = (record: JournalRecord) => lines.push(`${JSON.stringify(record)}\n`);
   const current = new Set([...state.instances.values()].map((h) => h.downloaded && JSON.stringify(h.downloaded)));
   // Results kept only for the cache first, so each instance's own story is what replays last.
-  for (const line of state.results.lines()) if (!current.has(line)) lines.push(`${line}\n`);
+  for (const result of state.results.records()) {
+    const line = JSON.stringify(result);
+    if (!current.has(line)) lines.push(`${line}\n`);
+  }
   for (const [key, h] of state.instances) {
     // The books first: what was paid apart from the current answer, then each loss (which adds its own).
     const lost = h.losses.reduce((sum, loss) => sum + loss.credits, 0);
