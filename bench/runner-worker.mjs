@@ -25,7 +25,6 @@ if (mode === 'runner') {
     quotaUsed: 0,
     baseUrl,
     key: new SecretKey(key),
-    ledgerKey: key,
     sandbox: true,
     logger: createRunLogger({
       level: process.env.BENCH_LOG ?? 'silent',

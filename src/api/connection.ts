@@ -11,12 +11,26 @@ export interface Connection {
   readonly key: SecretKey;
 }
 
+/**
+ * ASSETLINE_API_KEY as it is used: trimmed, once, here (a CI secret pasted with a trailing line
+ * break is common), so `plan` and `run` name the same key and read the same ledger.
+ */
+function keyText(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return env.ASSETLINE_API_KEY?.trim() || undefined;
+}
+
+/** The key from the environment, when one is set: what `plan` reads the ledger with. */
+export function keyFromEnv(env: Readonly<Record<string, string | undefined>>): SecretKey | undefined {
+  const key = keyText(env);
+  return key === undefined ? undefined : new SecretKey(key);
+}
+
 export function resolveConnection(
   env: Readonly<Record<string, string | undefined>>,
   pipelineBaseUrl: string | undefined,
 ): Connection {
   const baseUrl = env.ASSETLINE_BASE_URL?.trim() || pipelineBaseUrl;
-  const key = env.ASSETLINE_API_KEY?.trim();
+  const key = keyText(env);
   const missing = [
     !baseUrl && 'ASSETLINE_BASE_URL (or api.base_url in the pipeline)',
     !key && 'ASSETLINE_API_KEY',

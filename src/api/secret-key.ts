@@ -4,6 +4,7 @@
  * inspected. The Authorization header is built from it at dispatch, and any text the service
  * sends back is scrubbed of it before it goes into an error.
  */
+import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 
 const REDACTED = '[redacted]';
@@ -35,6 +36,14 @@ export class SecretKey {
 
   constructor(value: string) {
     this.#value = value;
+  }
+
+  /**
+   * Names the key where it must be told apart from others (the request ledger's folder): a hash,
+   * so nothing written ever holds the key.
+   */
+  id(): string {
+    return createHash('sha256').update(`assetline-ledger:${this.#value}`).digest('hex').slice(0, 16);
   }
 
   /** Why this key cannot go into a header, or undefined when it can. */

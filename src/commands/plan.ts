@@ -8,12 +8,12 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
+import { keyFromEnv } from '../api/connection.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
 import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { planJson } from '../plan/plan-json.js';
 import { planText } from '../plan/plan-text.js';
 import { preflight } from '../plan/preflight.js';
-import { ledgerKeyId } from '../state/request-ledger.js';
 
 const HELP = `Usage: assetline plan <pipeline.yaml> [options]
 
@@ -60,7 +60,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing planned\n`);
     return EXIT.invalidPipeline;
   }
-  const apiKey = io.env.ASSETLINE_API_KEY;
+  const key = keyFromEnv(io.env);
   const plan = await preflight(result.expansion, {
     allowUnpriced: values['allow-unpriced'],
     stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
@@ -68,7 +68,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     warnings: result.warnings.map(formatProblem),
     ...(maxCredits !== undefined && { maxCredits }),
     ...(quotaUsed !== undefined && { quotaUsed }),
-    ...(apiKey && { ledgerKeyId: ledgerKeyId(apiKey) }),
+    ...(key && { ledgerKeyId: key.id() }),
   });
   io.stdout(values.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
   return plan.refused ? EXIT.preflightRefused : EXIT.ok;

@@ -110,18 +110,18 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
 
   let sandbox: Sandbox | undefined;
   let baseUrl: string;
-  let keyText: string;
+  let key: SecretKey;
   if (values.sandbox) {
     // Loaded only when asked for: the sandbox brings sharp and libvips, which a run against the
     // service does not need in its memory.
     const { startSandbox } = await import('../sandbox/sandbox.js');
     sandbox = await startSandbox();
     baseUrl = sandbox.baseUrl;
-    keyText = DEFAULT_ACCOUNTS[0]?.key ?? '';
+    key = new SecretKey(DEFAULT_ACCOUNTS[0]?.key ?? '');
   } else {
     const connection = resolveConnection(io.env, pipeline.api.baseUrl);
     baseUrl = connection.baseUrl;
-    keyText = io.env.ASSETLINE_API_KEY?.trim() ?? '';
+    key = connection.key;
   }
   const logFile = values['log-file'] ? path.resolve(io.cwd, values['log-file']) : undefined;
   const logger = createRunLogger({
@@ -144,8 +144,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       quotaUsed,
       concurrency,
       baseUrl,
-      key: new SecretKey(keyText),
-      ledgerKey: keyText,
+      key,
       sandbox: sandbox !== undefined,
       logger,
       progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',

@@ -18,7 +18,7 @@ import type { Plan } from '../plan/plan-model.js';
 import { preflight } from '../plan/preflight.js';
 import { priceInstance } from '../plan/price-instance.js';
 import type { RunSummary } from '../report/run-summary.js';
-import { ledgerKeyId, REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
+import { REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
 import { collectAbandoned } from './abandoned-jobs.js';
 import { type InstanceBooks, newRequestCounters, type RequestCounters, type RunRecord } from './build-manifest.js';
 import { probeCache } from './cache-probe.js';
@@ -53,8 +53,6 @@ export interface RunOptions {
   readonly quotaUsed?: number | undefined;
   readonly baseUrl: string;
   readonly key: SecretKey;
-  /** The key's text is needed only for the ledger's hash. */
-  readonly ledgerKey: string;
   readonly sandbox: boolean;
   readonly logger: Logger;
   readonly progress: 'bar' | 'lines' | 'off';
@@ -110,11 +108,11 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
     const cache = new ResultCache(state, layout);
     const hasher = new FileHasher();
     const cached = await probeCache(expansion, cache, hasher);
-    const ledger = new RequestLedger(options.stateDir, ledgerKeyId(options.ledgerKey));
+    const ledger = new RequestLedger(options.stateDir, options.key.id());
     const plan = await preflight(expansion, {
       allowUnpriced: options.allowUnpriced,
       stateDir: options.stateDir,
-      ledgerKeyId: ledgerKeyId(options.ledgerKey),
+      ledgerKeyId: options.key.id(),
       now: options.now?.() ?? startedAt,
       isCached: (instance) => cached.has(instance.key),
       warnings: options.warnings,

@@ -5,7 +5,6 @@
  * with O_APPEND, which two processes can do at once without losing or mixing lines. Expired hours
  * are deleted whole rather than rewritten, so pruning cannot drop another process's appends.
  */
-import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { QUOTA_WINDOW_MS } from '../catalog/limits.js';
@@ -39,14 +38,10 @@ export const REFUSAL_HOLD_MS = 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 const BUCKET = /^(\d{4}-\d{2}-\d{2}T\d{2})\.jsonl$/;
 
-/** The folder name for a key: a hash, so the state directory never holds the key. */
-export function ledgerKeyId(apiKey: string): string {
-  return createHash('sha256').update(`assetline-ledger:${apiKey}`).digest('hex').slice(0, 16);
-}
-
 export class RequestLedger {
   readonly dir: string;
 
+  /** `keyId`: the key's id() (a hash, never the key). */
   constructor(stateDir: string, keyId: string) {
     this.dir = path.join(stateDir, 'ledger', keyId);
   }

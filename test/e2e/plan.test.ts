@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerKeyId, RequestLedger } from '../../src/state/request-ledger.js';
+import { SecretKey } from '../../src/api/secret-key.js';
+import { RequestLedger } from '../../src/state/request-ledger.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -100,9 +101,20 @@ describe('assetline plan', () => {
     expect((await assetline(['plan', pipeline(3_999), '--max-credits', '4000', '--quota-used', '0'])).code).toBe(0);
   });
 
+  it('reads the same ledger for a key given with a trailing line break (a common CI secret mistake)', async () => {
+    const stateDir = tempDir();
+    await new RequestLedger(stateDir, new SecretKey(KEY).id()).append([
+      { at: Date.now() - 60_000, kind: 'submit', count: 960 },
+    ]);
+    const { stdout } = await assetline(['plan', pipeline(10_000), '--json', '--state-dir', stateDir], {
+      ASSETLINE_API_KEY: `${KEY}\n`,
+    });
+    expect((JSON.parse(stdout) as { quota: { used_24h: number } }).quota.used_24h).toBe(960);
+  });
+
   it('reads the quota used from the ledger of this key, prunes expired hours, and writes the key nowhere', async () => {
     const stateDir = tempDir();
-    const ledger = new RequestLedger(stateDir, ledgerKeyId(KEY));
+    const ledger = new RequestLedger(stateDir, new SecretKey(KEY).id());
     const twoDaysAgo = Date.now() - 48 * 3_600_000;
     await ledger.append([
       { at: twoDaysAgo, kind: 'submit', count: 500 },

@@ -51,7 +51,6 @@ export async function runIn(
     allowUnpriced: false,
     baseUrl: sandbox.baseUrl,
     key: new SecretKey(key),
-    ledgerKey: key,
     sandbox: true,
     logger: createRunLogger({ level: 'debug', write: (line) => ws.logs.push(line), readable: false }),
     progress: 'off',

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ledgerKeyId, RequestLedger } from '../../src/state/request-ledger.js';
+import { SecretKey } from '../../src/api/secret-key.js';
+import { RequestLedger } from '../../src/state/request-ledger.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
 
 const HOUR = 3_600_000;
@@ -80,10 +81,11 @@ describe('request ledger', () => {
   it('names its folder by a hash of the key and never writes the key', async () => {
     const key = 'sk-live-ABCDEF0123456789';
     const stateDir = tempDir();
-    const ledger = new RequestLedger(stateDir, ledgerKeyId(key));
+    const id = new SecretKey(key).id();
+    const ledger = new RequestLedger(stateDir, id);
     await ledger.append([{ at: NOW, kind: 'submit' }]);
-    expect(ledgerKeyId(key)).toMatch(/^[0-9a-f]{16}$/);
-    expect(ledgerKeyId(key)).not.toBe(ledgerKeyId(`${key}x`));
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(id).not.toBe(new SecretKey(`${key}x`).id());
     const everything = [
       ledger.dir,
       ...readdirSync(ledger.dir).map((file) => readFileSync(path.join(ledger.dir, file), 'utf8')),
