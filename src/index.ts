@@ -1,6 +1,7 @@
 /**
  * assetline as a library: validate and expand pipelines, and read the service catalogue.
- * Named exports only; each comes from the module that owns it.
+ * Named exports only; each comes from the module that owns it. The sandbox is a separate entry,
+ * `assetline/sandbox`: importing the library never loads it (nor sharp and libvips).
  */
 export { ALL_MODELS, findModel, modelsFor } from './catalog/models.js';
 export { OPERATION_SPECS, OPERATIONS, type Operation } from './catalog/operations.js';
@@ -11,5 +12,3 @@ export type { OperationCall } from './pipeline/params/operation-params.js';
 export { formatProblem, type Location, type Problem } from './pipeline/problem.js';
 export { pipelineJsonSchema } from './pipeline/schema/json-schema.js';
 export { type ValidationResult, validatePipelineFile, validatePipelineText } from './pipeline/validate-pipeline.js';
-export { type Sandbox, type SandboxOptions, startSandbox } from './sandbox/sandbox.js';
-export type { SandboxConfig } from './sandbox/sandbox-config.js';
