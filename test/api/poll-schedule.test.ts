@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollDelays, pollsWithin } from '../src/api/poll-schedule.js';
+import { pollDelays, pollsWithin } from '../../src/api/poll-schedule.js';
 
 describe('poll schedule', () => {
   it('polls every interval by default: 24 polls in 120 s, 60 in the 5-minute timeout', () => {

@@ -6,11 +6,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatProblem } from '../src/pipeline/problem.js';
-import { validatePipelineFile } from '../src/pipeline/validate-pipeline.js';
-import { matches, readExpectations } from './helpers/fixture-expectations.js';
+import { formatProblem } from '../../src/pipeline/problem.js';
+import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
+import { matches, readExpectations } from '../helpers/fixture-expectations.js';
 
-const CORPUS = path.join(import.meta.dirname, 'fixtures', 'invalid');
+const CORPUS = path.join(import.meta.dirname, '..', 'fixtures', 'invalid');
 
 function fixtures(): { name: string; file: string }[] {
   return readdirSync(CORPUS)

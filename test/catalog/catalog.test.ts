@@ -6,7 +6,7 @@ import {
   PROMPT_MAX_CHARS,
   TEXT_MAX_CHARS,
   VIDEO_POLL_MAX_ATTEMPTS,
-} from '../src/catalog/limits.js';
+} from '../../src/catalog/limits.js';
 import {
   allowsDuration,
   EDIT_MODELS,
@@ -15,7 +15,7 @@ import {
   TTS_MODELS,
   UPSCALE_CREDITS,
   VIDEO_MODELS,
-} from '../src/catalog/models.js';
+} from '../../src/catalog/models.js';
 
 const prices = (models: readonly { id: string; credits: number | null }[]) =>
   Object.fromEntries(models.map((m) => [m.id, m.credits]));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeSegment } from '../src/paths/safe-segment.js';
+import { safeSegment } from '../../src/paths/safe-segment.js';
 
 describe('safeSegment', () => {
   it.each([

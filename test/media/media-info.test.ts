@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { mediaInfo, mp4Duration } from '../src/media/media-info.js';
-import { renderClip } from '../src/sandbox/media/clip.js';
-import { tempDir } from './helpers/temp-pipeline.js';
+import { mediaInfo, mp4Duration } from '../../src/media/media-info.js';
+import { renderClip } from '../../src/sandbox/media/clip.js';
+import { tempDir } from '../helpers/temp-pipeline.js';
 
 const HEAD = 64 * 1024;
 

@@ -2,11 +2,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pipelineJsonSchema } from '../src/pipeline/schema/json-schema.js';
-import { validatePipelineFile } from '../src/pipeline/validate-pipeline.js';
-import { manifestJsonSchema } from '../src/run/manifest-json-schema.js';
+import { pipelineJsonSchema } from '../../src/pipeline/schema/json-schema.js';
+import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
+import { manifestJsonSchema } from '../../src/run/manifest-json-schema.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('schemas/pipeline.schema.json', () => {
   it('is up to date (run `npm run schemas` after changing the zod schema)', () => {
