@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,9 @@ describe('run lock', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
     writeFileSync(file, JSON.stringify({ pid: Number(gone), host: hostname(), started_at: '2026-11-21T02:00:00Z' }));
     const lock = await RunLock.acquire(file);
+    // The lock is ours now: it names this process, and releasing it removes it.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
     await lock.release();
+    expect(existsSync(file)).toBe(false);
   });
 });
