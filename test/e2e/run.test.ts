@@ -111,12 +111,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The journal records of the latest run (after its `run` record), by type. */
 function journalOfLatestRun(dir: string, name: string): Map<string, number> {
   const counts = new Map<string, number>();
-  let text = '';
-  try {
-    text = readFileSync(path.join(dir, 'out', name, 'journal.jsonl'), 'utf8');
-  } catch {
-    return counts;
-  }
+  const file = path.join(dir, 'out', name, 'journal.jsonl');
+  if (!existsSync(file)) return counts;
+  const text = readFileSync(file, 'utf8');
   const lines = text.split('\n');
   const start = lines.findLastIndex((line) => line.includes('"type":"run"'));
   if (start < 0) return counts;
