@@ -94,25 +94,10 @@ export function addRow(totals: RowTotals, row: ManifestRow): void {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-export function stepCounts(outcomes: Iterable<InstanceOutcome>): StepCounts {
-  const counts = newStepCounts();
-  for (const outcome of outcomes) counts[outcome.status]++;
-  return counts;
-}
-
-/** The manifest's rows in order: those the run started, then those it never started. */
-export function* manifestRows(run: RunRecord, options: { startedOnly?: boolean } = {}): Generator<ManifestRow> {
-  let index = 0;
-  for (const row of run.rows) {
-    if (!row) continue;
-    const outcomes: InstanceOutcome[] = [];
-    for (const key of row.instances) {
-      const outcome = run.outcomes.get(key);
-      if (outcome) outcomes.push(outcome);
-    }
-    yield rowEntry(index++, row.key, row.folder, outcomes, true, run.books);
-  }
-  if (options.startedOnly || !run.notStarted) return;
+/** The rows a stopped run never started, made on the fly, numbered from `first`. */
+export function* notStartedRows(run: RunRecord, first: number): Generator<ManifestRow> {
+  if (!run.notStarted) return;
+  let index = first;
   for (const row of run.notStarted()) yield rowEntry(index++, row.key, row.folder, row.outcomes, false, run.books);
 }
 
@@ -134,16 +119,6 @@ export function rowEntry(
     steps.push(stepEntry(outcome, planned, books(outcome.key)));
   }
   return { index, key, folder, steps, started, savedByCache };
-}
-
-/** Tallies every row: the totals the manifest's head needs before its rows are written. */
-export function tallyRows(rows: Iterable<ManifestRow>, each?: (row: ManifestRow) => void): RowTotals {
-  const totals = newRowTotals();
-  for (const row of rows) {
-    addRow(totals, row);
-    each?.(row);
-  }
-  return totals;
 }
 
 export function manifestHead(run: RunRecord, totals: RowTotals): ManifestHead {
@@ -197,15 +172,6 @@ export function manifestHead(run: RunRecord, totals: RowTotals): ManifestHead {
       steps: { ...totals.steps },
     },
   };
-}
-
-/** The whole manifest in memory: for small runs and tests; a run writes it row by row instead. */
-export function buildManifest(run: RunRecord): Manifest {
-  const rows: Manifest['rows'] = [];
-  const totals = tallyRows(manifestRows(run), (row) =>
-    rows.push({ key: row.key, folder: row.folder, steps: [...row.steps] }),
-  );
-  return { ...manifestHead(run, totals), rows };
 }
 
 function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBooks): ManifestStep {

@@ -9,28 +9,9 @@ import type { ManifestStep } from './manifest-schema.js';
 /** Distinct blank steps remembered at most (a pipeline has few steps, models and reasons). */
 const BLANK_CACHE_SIZE = 4096;
 
-export function* manifestJson(head: ManifestHead, rows: Iterable<ManifestRow>): Generator<string> {
-  const blank = new Map<string, string>();
-  const lines = function* () {
-    for (const row of rows) yield rowLine(row, blank);
-  };
-  yield* manifestText(head, lines());
-}
-
-/** The manifest from its head and its rows' lines (each a row as one compact JSON object). */
-export function* manifestText(head: ManifestHead, lines: Iterable<string>): Generator<string> {
-  yield manifestTop(head);
-  let first = true;
-  for (const line of lines) {
-    yield `${first ? '\n    ' : ',\n    '}${line}`;
-    first = false;
-  }
-  yield first ? ']\n}\n' : '\n  ]\n}\n';
-}
-
 /**
- * The same, with the first rows read back from a file as they come: as lines, or as bytes already
- * separated the way `rows` writes them (`count` rows).
+ * The manifest from its head and its rows: first those read back from a file as they come (as
+ * lines, or as bytes already separated the way `rows` writes them, `count` rows), then `more`.
  */
 export async function* manifestTextOf(
   head: ManifestHead,

@@ -12,7 +12,7 @@ import {
   addRow,
   type ManifestRow,
   manifestHead,
-  manifestRows,
+  notStartedRows,
   newRowTotals,
   rowEntry,
   type RowTotals,
@@ -151,12 +151,6 @@ function rowOf(run: RunRecord, index: number, row: RowEntry): ManifestRow {
 /** The rows the run kept in memory to the end. */
 function* heldRows(run: RunRecord): Generator<ManifestRow> {
   for (const [index, row] of run.rows.entries()) if (row) yield rowOf(run, index, row);
-}
-
-/** The rows the run never started (after the `first` rows it took), made on the fly. */
-function* notStartedRows(run: RunRecord, first: number): Generator<ManifestRow> {
-  let index = first;
-  for (const row of manifestRows({ ...run, rows: [] })) yield { ...row, index: index++ };
 }
 
 /**
