@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { withUsageErrors } from '../cli/parse-options.js';
+import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { keyFromEnv } from '../api/connection.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
@@ -50,10 +50,29 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError(`plan: expected one pipeline file\n\n${HELP}`);
-  const maxCredits = count('--max-credits', values['max-credits']);
-  const quotaUsed = count('--quota-used', values['quota-used']);
-  const [file] = positionals as [string];
+  return printPlan(
+    positionals[0] as string,
+    {
+      json: values.json,
+      allowUnpriced: values['allow-unpriced'],
+      maxCredits: wholeNumber('plan', '--max-credits', values['max-credits']),
+      quotaUsed: wholeNumber('plan', '--quota-used', values['quota-used']),
+      stateDir: values['state-dir'],
+    },
+    io,
+  );
+}
 
+export interface PlanFlags {
+  readonly json: boolean;
+  readonly allowUnpriced: boolean;
+  readonly maxCredits: number | undefined;
+  readonly quotaUsed: number | undefined;
+  readonly stateDir: string | undefined;
+}
+
+/** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
+export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): Promise<number> {
   const result = await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file });
   const problems = [...result.errors, ...result.warnings].sort(compareProblems);
   if (!result.expansion) {
@@ -62,20 +81,14 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   }
   const key = keyFromEnv(io.env);
   const plan = await preflight(result.expansion, {
-    allowUnpriced: values['allow-unpriced'],
-    stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+    allowUnpriced: flags.allowUnpriced,
+    stateDir: path.resolve(io.cwd, flags.stateDir ?? DEFAULT_STATE_DIR),
     now: Date.now(),
     warnings: result.warnings.map(formatProblem),
-    ...(maxCredits !== undefined && { maxCredits }),
-    ...(quotaUsed !== undefined && { quotaUsed }),
+    ...(flags.maxCredits !== undefined && { maxCredits: flags.maxCredits }),
+    ...(flags.quotaUsed !== undefined && { quotaUsed: flags.quotaUsed }),
     ...(key && { ledgerKeyId: key.id() }),
   });
-  io.stdout(values.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
+  io.stdout(flags.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
   return plan.refused ? EXIT.preflightRefused : EXIT.ok;
-}
-
-function count(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`plan: ${flag} expects a whole number, got "${value}"`);
-  return Number(value);
 }

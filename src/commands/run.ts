@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { resolveConnection } from '../api/connection.js';
 import { SecretKey } from '../api/secret-key.js';
 import type { CommandIo } from '../cli/io.js';
-import { withUsageErrors } from '../cli/parse-options.js';
+import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
 import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
@@ -76,28 +76,26 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   }
   if (positionals.length !== 1) throw new UsageError(`run: expected one pipeline file\n\n${HELP}`);
   if (values.shard !== undefined) throw new UsageError('run: --shard is not available yet');
+  const maxCredits = wholeNumber('run', '--max-credits', values['max-credits']);
+  const quotaUsed = wholeNumber('run', '--quota-used', values['quota-used']);
   if (values['dry-run']) {
-    const { run: plan } = await import('./plan.js');
-    const forwarded = ['max-credits', 'quota-used', 'state-dir'].flatMap((name) => {
-      const value = values[name as 'max-credits'];
-      return value === undefined ? [] : [`--${name}`, value];
-    });
-    return plan(
-      [
-        positionals[0] as string,
-        ...forwarded,
-        ...(values['allow-unpriced'] ? ['--allow-unpriced'] : []),
-        ...(values.json ? ['--json'] : []),
-      ],
+    const { printPlan } = await import('./plan.js');
+    return printPlan(
+      positionals[0] as string,
+      {
+        json: values.json,
+        allowUnpriced: values['allow-unpriced'],
+        maxCredits,
+        quotaUsed,
+        stateDir: values['state-dir'],
+      },
       io,
     );
   }
   const level = (values['log-level'] ?? (io.stderrIsTTY ? 'warn' : 'info')) as LogLevel;
   if (!(LOG_LEVELS as readonly string[]).includes(level))
     throw new UsageError(`run: --log-level expects one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
-  const concurrency = count('--concurrency', values.concurrency, 1);
-  const maxCredits = count('--max-credits', values['max-credits'], 0);
-  const quotaUsed = count('--quota-used', values['quota-used'], 0);
+  const concurrency = wholeNumber('run', '--concurrency', values.concurrency, 1);
   const [file] = positionals as [string];
 
   const result = await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file });
@@ -183,11 +181,4 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   } finally {
     await sandbox?.stop();
   }
-}
-
-function count(flag: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`run: ${flag} expects a whole number of at least ${min}, got "${value}"`);
-  return Number(value);
 }

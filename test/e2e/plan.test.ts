@@ -97,6 +97,19 @@ describe('assetline plan', () => {
     expect(hits).toBe(0);
   });
 
+  it('run --dry-run prints exactly what plan prints, with the same flags and exit codes', async () => {
+    const file = pipeline(10_000);
+    const plan = await assetline(['plan', file, '--json', '--quota-used', '0']);
+    const dry = await assetline(['run', file, '--dry-run', '--json', '--quota-used', '0']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(plan.stdout);
+    const refused = await assetline(['run', file, '--dry-run', '--max-credits', '1', '--quota-used', '0']);
+    expect(refused.code).toBe(3);
+    const bad = await assetline(['run', file, '--dry-run', '--quota-used', 'some']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('run: --quota-used expects a whole number, got "some"');
+  });
+
   it('lets --max-credits override the pipeline budget', async () => {
     expect((await assetline(['plan', pipeline(3_999), '--max-credits', '4000', '--quota-used', '0'])).code).toBe(0);
   });
