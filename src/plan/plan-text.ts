@@ -1,5 +1,5 @@
 /** The plan as a person reads it in a terminal or a cron mail. */
-import { textTable } from '../cli/text-table.js';
+import { textTable } from '../text/text-table.js';
 import { count, n } from './decide.js';
 import type { Plan, StepLine } from './plan-model.js';
 

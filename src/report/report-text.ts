@@ -3,7 +3,7 @@
  * plan, then what needs attention. Long tables are cut to their largest lines; the HTML report
  * and `report --md` have them whole.
  */
-import { textTable } from '../cli/text-table.js';
+import { textTable } from '../text/text-table.js';
 import { count, duration, n, where } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
 import { headlineFigures, lossText, statusLine } from './run-summary.js';
