@@ -50,19 +50,19 @@ export function compileSteps(context: CompileInput): CompiledSteps {
 }
 
 class StepCompiler {
-  readonly #c: CompileInput;
+  readonly #context: CompileInput;
   readonly #graph: StepGraph;
   readonly #compiled = new Map<string, CheckedStep>();
   readonly #outputIndexChecks: OutputIndexCheck[] = [];
 
   constructor(context: CompileInput) {
-    this.#c = context;
+    this.#context = context;
     this.#graph = new StepGraph(context.rawSteps);
   }
 
   compile(): CompiledSteps {
     const steps: CheckedStep[] = [];
-    for (const [index, step] of [...this.#c.validSteps].sort(([a], [b]) => a - b)) {
+    for (const [index, step] of [...this.#context.validSteps].sort(([a], [b]) => a - b)) {
       const compiled = this.#compileStep(index, step);
       if (compiled) {
         steps.push(compiled);
@@ -77,7 +77,7 @@ class StepCompiler {
     if (!operation) return undefined;
     const stepPath: DataPath = ['steps', index];
     const params = (step[operation] ?? {}) as Readonly<Record<string, unknown>>;
-    const defaults = (this.#c.input.defaults?.[operation] ?? {}) as Readonly<Record<string, unknown>>;
+    const defaults = (this.#context.input.defaults?.[operation] ?? {}) as Readonly<Record<string, unknown>>;
     const fields = new Map<string, StepField>();
     const dependsOn = new Set<string>();
 
@@ -111,18 +111,18 @@ class StepCompiler {
       path: stepPath,
       fields,
       when: this.#compileWhen(step, stepPath),
-      retries: stepRetries(this.#c.input, step.retries),
-      timeoutMs: stepTimeoutMs(this.#c.input, step.timeout),
-      position: this.#c.locator.locate(stepPath),
+      retries: stepRetries(this.#context.input, step.retries),
+      timeoutMs: stepTimeoutMs(this.#context.input, step.timeout),
+      position: this.#context.locator.locate(stepPath),
       dependsOn: [...dependsOn],
     };
   }
 
   #missing(stepId: string, operation: Operation, field: string, stepPath: DataPath): void {
-    this.#c.collector.error(
+    this.#context.collector.error(
       'required-field',
       `step "${stepId}", ${operation}: missing required field "${field}" (set it in the step or in defaults.${operation})`,
-      this.#c.locator.locate([...stepPath, operation], { key: true }),
+      this.#context.locator.locate([...stepPath, operation], { key: true }),
     );
   }
 
@@ -185,7 +185,11 @@ class StepCompiler {
   #parse(text: string, path: DataPath, label: string): ParsedTemplate | undefined {
     const template = parseTemplate(text);
     for (const error of template.errors) {
-      this.#c.collector.error('template-syntax', `${label}: ${error.message}`, this.#position(path, text, error.start));
+      this.#context.collector.error(
+        'template-syntax',
+        `${label}: ${error.message}`,
+        this.#position(path, text, error.start),
+      );
     }
     return template.errors.length === 0 ? template : undefined;
   }
@@ -201,7 +205,7 @@ class StepCompiler {
     text: string,
     part: Extract<TemplatePart, { kind: 'ref' }>,
   ): boolean {
-    const { columns, hasRows, knownColumns } = this.#c;
+    const { columns, hasRows, knownColumns } = this.#context;
     if (columns.includes(column) || (hasRows && !knownColumns)) return true;
     if (!hasRows) {
       this.#error(
@@ -284,14 +288,14 @@ class StepCompiler {
   }
 
   #error(code: string, message: string, path: DataPath, text: string, part: { start: number }): void {
-    this.#c.collector.error(code, message, this.#position(path, text, part.start));
+    this.#context.collector.error(code, message, this.#position(path, text, part.start));
   }
 
   /** Position of the template that starts at `start` in a field's value. */
   #position(path: DataPath, text: string, start: number): FilePosition {
     let occurrence = 0;
     for (let at = text.indexOf('${{'); at !== -1 && at < start; at = text.indexOf('${{', at + 1)) occurrence++;
-    return templatePosition(this.#c.locator, this.#c.sourceText, path, occurrence);
+    return templatePosition(this.#context.locator, this.#context.sourceText, path, occurrence);
   }
 }
 

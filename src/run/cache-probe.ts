@@ -16,8 +16,8 @@ export async function probeCache(expansion: Expansion, cache: ResultCache, hashe
   for (const instance of expansion.instances()) {
     const identity = await imageIdentity(instance, files, hasher);
     if (identity === null) continue;
-    const print = fingerprint(instance as OperationCall, identity === undefined ? {} : { image: identity });
-    const result = await cache.find(instance.key, print);
+    const workFingerprint = fingerprint(instance as OperationCall, identity === undefined ? {} : { image: identity });
+    const result = await cache.find(instance.key, workFingerprint);
     if (!result) continue;
     cached.add(instance.key);
     files.set(instance.key, result.files);

@@ -81,16 +81,22 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
     context.hasher,
     context.now(),
   );
-  const print = fingerprint(call, identities);
+  const workFingerprint = fingerprint(call, identities);
 
-  const cached = await context.cache.find(instance.key, print);
+  const cached = await context.cache.find(instance.key, workFingerprint);
   if (cached) {
     const files = await context.cache.place(cached, task.rowFolder, instance.stepId);
     if (
       context.state.instances.get(instance.key)?.downloaded !== cached ||
       files.some((file, i) => file.path !== cached.files[i]?.path)
     ) {
-      await record(context, { type: 'downloaded', t: context.now(), key: instance.key, fingerprint: print, files });
+      await record(context, {
+        type: 'downloaded',
+        t: context.now(),
+        key: instance.key,
+        fingerprint: workFingerprint,
+        files,
+      });
     }
     outcome.status = 'cached';
     outcome.files = files;
@@ -99,13 +105,13 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
 
   // An answer already paid for (an earlier run, or a result deleted since): download it, free.
   const earlier = context.state.instances.get(instance.key);
-  if (earlier?.fingerprint === print && earlier.answer) {
+  if (earlier?.fingerprint === workFingerprint && earlier.answer) {
     const answer = earlier.answer;
     outcome.requestId = answer.request_id;
     outcome.requestIds = [...earlier.requestIds];
     outcome.urlExpiresAt = answer.t + context.retentionMs;
     try {
-      return await save(task, context, print, {
+      return await save(task, context, workFingerprint, {
         urls: answer.urls,
         requestId: answer.request_id,
         creditsUsed: answer.credits_used,
@@ -118,17 +124,17 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
   }
 
   const history = context.state.instances.get(instance.key);
-  const sameWork = history?.fingerprint === print;
+  const sameWork = history?.fingerprint === workFingerprint;
   // Work in doubt keeps its key until an answer or a definite refusal settles it.
   const inDoubt = sameWork && history !== undefined && !history.settled;
   const generation = !sameWork ? 0 : inDoubt ? history.generation : history.generation + 1;
-  const key = idempotencyKey(context.pipelineName, instance.key, print, generation);
+  const key = idempotencyKey(context.pipelineName, instance.key, workFingerprint, generation);
   if (!(inDoubt && history.idempotencyKey === key)) {
     await record(context, {
       type: 'intent',
       t: context.now(),
       key: instance.key,
-      fingerprint: print,
+      fingerprint: workFingerprint,
       generation,
       idempotency_key: key,
       operation: outcome.operation,
@@ -178,7 +184,7 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
   outcome.urlExpiresAt = answered.t + context.retentionMs;
   outcome.creditsUsed += creditsOfAnswer(answered, context.state.instances.get(instance.key) ?? {});
   try {
-    await save(task, context, print, answer);
+    await save(task, context, workFingerprint, answer);
   } catch (error) {
     // Expired before its first download: paid, and never to be saved. The next run does it again.
     if (error instanceof ResultExpiredError)
@@ -188,10 +194,21 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
 }
 
 /** Download an answer's files into place and record them: the step is done. */
-async function save(task: InstanceTask, context: InstanceContext, print: string, answer: Answer): Promise<void> {
+async function save(
+  task: InstanceTask,
+  context: InstanceContext,
+  workFingerprint: string,
+  answer: Answer,
+): Promise<void> {
   const { instance, outcome } = task;
   const files = await download(answer, task, context);
-  const downloaded = { type: 'downloaded', t: context.now(), key: instance.key, fingerprint: print, files } as const;
+  const downloaded = {
+    type: 'downloaded',
+    t: context.now(),
+    key: instance.key,
+    fingerprint: workFingerprint,
+    files,
+  } as const;
   // Not awaited to disk: if this record is lost, the next run downloads the recorded answer again
   // (nothing is sent or paid); it goes to disk with the next group of records.
   context.journal.append(downloaded, false).catch(() => undefined);

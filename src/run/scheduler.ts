@@ -65,7 +65,7 @@ export interface SchedulerOptions {
 }
 
 export class Scheduler {
-  readonly #o: SchedulerOptions;
+  readonly #options: SchedulerOptions;
   readonly #requests: PQueue;
   readonly #byOperation = new Map<Operation, PQueue>();
   readonly #outcomes = new Map<string, InstanceOutcome>();
@@ -77,7 +77,7 @@ export class Scheduler {
   #creditsReserved = 0;
 
   constructor(options: SchedulerOptions) {
-    this.#o = options;
+    this.#options = options;
     const { perOperation } = options.expansion.pipeline.concurrency;
     const total = options.concurrency ?? options.expansion.pipeline.concurrency.total;
     this.#requests = new PQueue({ concurrency: total });
@@ -94,7 +94,7 @@ export class Scheduler {
   stop(reason: StopReason): void {
     if (this.#stoppedBy) return;
     this.#stoppedBy = reason;
-    this.#o.onStop?.(reason);
+    this.#options.onStop?.(reason);
   }
 
   /** Instances of the rows held in memory (not released), for progress and the manifest. */
@@ -111,7 +111,7 @@ export class Scheduler {
   }
 
   async run(): Promise<ScheduleResult> {
-    const { expansion } = this.#o;
+    const { expansion } = this.#options;
     const window = Math.max(8, this.#requests.concurrency * 4);
     const rows = new PQueue({ concurrency: window });
     for (let row = 0; row < expansion.counts.rows && !this.#stoppedBy; row++) {
@@ -132,7 +132,7 @@ export class Scheduler {
   *notStarted(): Generator<OutcomeRow> {
     const stoppedBy = this.#stoppedBy;
     if (!stoppedBy) return;
-    const { expansion } = this.#o;
+    const { expansion } = this.#options;
     const steps = expansion.pipeline.steps;
     const index = new Map(steps.map((step, i) => [step.id, i]));
     const uses = steps.map((step) => step.dependsOn.map((id) => index.get(id) ?? -1));
@@ -169,13 +169,13 @@ export class Scheduler {
       rowFolder: folder,
       stepId: step.id,
       operation: step.operation,
-      model: instance ? this.#o.modelOf(instance) : undefined,
-      creditsPlanned: instance ? this.#o.plannedCredits(instance) : 0,
+      model: instance ? this.#options.modelOf(instance) : undefined,
+      creditsPlanned: instance ? this.#options.plannedCredits(instance) : 0,
     });
   }
 
   async #runRow(row: number): Promise<void> {
-    const { expansion } = this.#o;
+    const { expansion } = this.#options;
     const steps = expansion.pipeline.steps;
     const rowKey = expansion.rowKeys[row] ?? String(row + 1);
     const folder = expansion.rowFolder(row);
@@ -200,14 +200,14 @@ export class Scheduler {
           } else {
             await this.#dispatch(instance, step, folder, outcome, byStep);
           }
-          this.#o.onSettled?.(outcome);
+          this.#options.onSettled?.(outcome);
         }),
       );
     }
     const entry = { key: rowKey, folder, instances: keys };
     this.#rows[row] = entry;
     await Promise.all(settled.values());
-    if (this.#o.onRowSettled?.(row, entry, [...byStep.values()]) === 'release') {
+    if (this.#options.onRowSettled?.(row, entry, [...byStep.values()]) === 'release') {
       for (const key of keys) this.#outcomes.delete(key);
       // A hole: rows() skips it (the row's line is kept by whoever released it).
       delete this.#rows[row];
@@ -229,7 +229,7 @@ export class Scheduler {
     if (upstream.some((u) => u?.status === 'deferred'))
       return void ((outcome.status = 'deferred'), (outcome.reason = 'upstream-deferred'));
     if (this.#stoppedBy) return void ((outcome.status = 'deferred'), (outcome.reason = this.#stoppedBy));
-    const { maxCredits } = this.#o;
+    const { maxCredits } = this.#options;
     if (maxCredits !== undefined && this.#creditsUsed + this.#creditsReserved + outcome.creditsPlanned > maxCredits) {
       outcome.status = 'deferred';
       outcome.reason = 'budget';
@@ -237,7 +237,7 @@ export class Scheduler {
     }
     this.#creditsReserved += outcome.creditsPlanned;
     try {
-      const stop = await this.#o.runOne({
+      const stop = await this.#options.runOne({
         instance,
         step,
         rowFolder: folder,
