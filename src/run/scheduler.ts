@@ -221,20 +221,14 @@ export class Scheduler {
     outcome: InstanceOutcome,
     byStep: Map<string, InstanceOutcome>,
   ): Promise<void> {
-    const upstream = step.dependsOn.map((id) => byStep.get(id));
-    if (upstream.some((u) => u?.status === 'failed'))
-      return void ((outcome.status = 'skipped'), (outcome.reason = 'upstream-failed'));
-    if (upstream.some((u) => u?.status === 'skipped'))
-      return void ((outcome.status = 'skipped'), (outcome.reason = 'upstream-skipped'));
-    if (upstream.some((u) => u?.status === 'deferred'))
-      return void ((outcome.status = 'deferred'), (outcome.reason = 'upstream-deferred'));
-    if (this.#stoppedBy) return void ((outcome.status = 'deferred'), (outcome.reason = this.#stoppedBy));
+    const upstream = step.dependsOn.map((id) => byStep.get(id)?.status);
+    if (upstream.includes('failed')) return settle(outcome, 'skipped', 'upstream-failed');
+    if (upstream.includes('skipped')) return settle(outcome, 'skipped', 'upstream-skipped');
+    if (upstream.includes('deferred')) return settle(outcome, 'deferred', 'upstream-deferred');
+    if (this.#stoppedBy) return settle(outcome, 'deferred', this.#stoppedBy);
     const { maxCredits } = this.#options;
-    if (maxCredits !== undefined && this.#creditsUsed + this.#creditsReserved + outcome.creditsPlanned > maxCredits) {
-      outcome.status = 'deferred';
-      outcome.reason = 'budget';
-      return;
-    }
+    if (maxCredits !== undefined && this.#creditsUsed + this.#creditsReserved + outcome.creditsPlanned > maxCredits)
+      return settle(outcome, 'deferred', 'budget');
     this.#creditsReserved += outcome.creditsPlanned;
     try {
       const stop = await this.#options.runOne({
