@@ -13,10 +13,10 @@ export interface Decision {
   readonly warnings: string[];
 }
 
-export const n = (value: number): string => value.toLocaleString('en-US');
+export const formatNumber = (value: number): string => value.toLocaleString('en-US');
 
 /** "1 submit", "2 submits". */
-export const count = (value: number, word: string): string => `${n(value)} ${word}${value === 1 ? '' : 's'}`;
+export const count = (value: number, word: string): string => `${formatNumber(value)} ${word}${value === 1 ? '' : 's'}`;
 
 export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutSeconds: number }): Decision {
   const reasons: string[] = [];
@@ -25,7 +25,7 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
 
   if (plan.unpriced.length > 0) {
     const models = [...new Set(plan.unpriced.map((group) => group.model))];
-    const count = `${n(credits.unpriced)} step instance${credits.unpriced === 1 ? '' : 's'}`;
+    const count = `${formatNumber(credits.unpriced)} step instance${credits.unpriced === 1 ? '' : 's'}`;
     const have = models.length === 1 ? 'has' : 'have';
     if (options.allowUnpriced) {
       warnings.push(
@@ -45,7 +45,9 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
     );
   } else if (credits.total > budget.maxCredits) {
     const from = budget.source === 'flag' ? '--max-credits' : 'budget.max_credits';
-    reasons.push(`needs ${atLeast}${n(credits.total)} credits, over the budget of ${n(budget.maxCredits)} (${from})`);
+    reasons.push(
+      `needs ${atLeast}${formatNumber(credits.total)} credits, over the budget of ${formatNumber(budget.maxCredits)} (${from})`,
+    );
   }
 
   if (credits.estimated) {
@@ -54,17 +56,17 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
       if (line.unitCredits === null || line.source === 'published' || line.source === 'unpriced') continue;
       const how =
         line.source === 'default'
-          ? `assetline's default of ${n(line.unitCredits)} (set pricing.${line.priceKey} to your price)`
-          : `${n(line.unitCredits)} from pricing.${line.priceKey}`;
+          ? `assetline's default of ${formatNumber(line.unitCredits)} (set pricing.${line.priceKey} to your price)`
+          : `${formatNumber(line.unitCredits)} from pricing.${line.priceKey}`;
       sources.set(`${line.priceKey}\u0000${line.unitCredits}`, `${line.priceKey} at ${how}`);
     }
     warnings.push(
-      `the total is an estimate: ${n(credits.estimatedCredits)} of its ${n(credits.total)} credits use prices the API reference does not publish: ${[...sources.values()].join('; ')}`,
+      `the total is an estimate: ${formatNumber(credits.estimatedCredits)} of its ${formatNumber(credits.total)} credits use prices the API reference does not publish: ${[...sources.values()].join('; ')}`,
     );
   }
 
   if (quota.limit !== null && quota.remaining !== null) {
-    const left = `${n(quota.remaining)} left of ${n(quota.limit)} today`;
+    const left = `${formatNumber(quota.remaining)} left of ${formatNumber(quota.limit)} today`;
     const expected = requests.submits + requests.pollsExpected;
     const worst = requests.submits + requests.pollsWorst;
     const polls = (polled: number, approx: boolean) =>
@@ -72,10 +74,10 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
         ? ` (${count(requests.submits, 'submit')} + ${approx ? '~' : ''}${count(polled, 'poll')})`
         : '';
     if (expected > quota.remaining) {
-      reasons.push(`needs ${n(expected)} requests${polls(requests.pollsExpected, true)}, ${left}`);
+      reasons.push(`needs ${formatNumber(expected)} requests${polls(requests.pollsExpected, true)}, ${left}`);
     } else if (worst > quota.remaining) {
       warnings.push(
-        `in the worst case, every video job polled until its ${minutes(options.timeoutSeconds)} timeout, needs ${n(worst)} requests${polls(requests.pollsWorst, false)}, ${left}`,
+        `in the worst case, every video job polled until its ${minutes(options.timeoutSeconds)} timeout, needs ${formatNumber(worst)} requests${polls(requests.pollsWorst, false)}, ${left}`,
       );
     }
     if (quota.usedSource === 'unknown') {

@@ -1,6 +1,6 @@
 /** The plan as a person reads it in a terminal or a cron mail. */
 import { textTable } from '../text/text-table.js';
-import { count, n } from './decide.js';
+import { count, formatNumber } from './decide.js';
 import type { Plan, StepLine } from './plan-model.js';
 
 export function planText(plan: Plan): string {
@@ -8,7 +8,7 @@ export function planText(plan: Plan): string {
   const skipped = plan.skipped.when + plan.skipped.upstream;
   out.push(`Plan for ${plan.pipeline} (${plan.file})`);
   out.push(
-    `${count(plan.rows, 'row')}, ${count(plan.instances, 'step instance')} to run${skipped > 0 ? `, ${n(skipped)} skipped by when:` : ''}${plan.cached.instances > 0 ? `, ${n(plan.cached.instances)} cached from earlier runs` : ''}`,
+    `${count(plan.rows, 'row')}, ${count(plan.instances, 'step instance')} to run${skipped > 0 ? `, ${formatNumber(skipped)} skipped by when:` : ''}${plan.cached.instances > 0 ? `, ${formatNumber(plan.cached.instances)} cached from earlier runs` : ''}`,
   );
   out.push('');
 
@@ -19,30 +19,32 @@ export function planText(plan: Plan): string {
     const each =
       line.unitCredits === null
         ? 'no price'
-        : `${estimate(line)}${n(line.unitCredits)}${line.units !== line.instances ? ` x ${n(line.units / line.instances)}` : ''}`;
-    const credits = line.unitCredits === null ? '?' : `${estimate(line)}${n(line.credits)}`;
-    const cached = line.cached > 0 ? ` (${n(line.cached)} cached)` : '';
-    table.push([line.stepId, line.operation, model, `${n(line.instances)}${cached}`, each, credits]);
+        : `${estimate(line)}${formatNumber(line.unitCredits)}${line.units !== line.instances ? ` x ${formatNumber(line.units / line.instances)}` : ''}`;
+    const credits = line.unitCredits === null ? '?' : `${estimate(line)}${formatNumber(line.credits)}`;
+    const cached = line.cached > 0 ? ` (${formatNumber(line.cached)} cached)` : '';
+    table.push([line.stepId, line.operation, model, `${formatNumber(line.instances)}${cached}`, each, credits]);
   }
   const approx = plan.credits.estimated ? '~' : '';
   const bound = plan.credits.lowerBound ? 'at least ' : '';
-  table.push(['total', '', '', '', '', `${bound}${approx}${n(plan.credits.total)}`]);
+  table.push(['total', '', '', '', '', `${bound}${approx}${formatNumber(plan.credits.total)}`]);
   out.push(textTable(table, [false, false, false, true, true, true]));
   out.push('');
 
-  const models = [...plan.credits.byModel].map(([model, credits]) => `${model} ${n(credits)}`).join(', ');
+  const models = [...plan.credits.byModel].map(([model, credits]) => `${model} ${formatNumber(credits)}`).join(', ');
   out.push(`  by model:  ${models || 'nothing'}`);
   out.push(`  by row:    ${rowSummary(plan)}`);
   const { submits, pollsExpected, pollsWorst } = plan.requests;
   const polls =
     plan.requests.videos > 0
-      ? ` + ~${n(pollsExpected)} video status polls = ${n(submits + pollsExpected)} (worst case ${n(submits + pollsWorst)})`
+      ? ` + ~${formatNumber(pollsExpected)} video status polls = ${formatNumber(submits + pollsExpected)} (worst case ${formatNumber(submits + pollsWorst)})`
       : '';
   out.push(`  requests:  ${count(submits, 'submit')}${polls}`);
   out.push(`  quota:     ${quotaLine(plan)}`);
   out.push(`  budget:    ${budgetLine(plan)}`);
   if (plan.cached.instances > 0)
-    out.push(`  cached:    ${n(plan.cached.instances)} step instances, ${n(plan.cached.creditsSaved)} credits saved`);
+    out.push(
+      `  cached:    ${formatNumber(plan.cached.instances)} step instances, ${formatNumber(plan.cached.creditsSaved)} credits saved`,
+    );
 
   if (plan.warnings.length > 0) {
     out.push('', 'warnings:');
@@ -69,8 +71,8 @@ function rowSummary(plan: Plan): string {
   }
   if (!min || !max) return 'no rows';
   const rows = plan.credits.byRow.size;
-  if (min[1] === max[1]) return `${count(rows, 'row')}, ${n(min[1])} credits each`;
-  return `${count(rows, 'row')}: ${n(min[1])} to ${n(max[1])} credits (least: ${min[0]}, most: ${max[0]}), ${n(Math.round(sum / rows))} on average`;
+  if (min[1] === max[1]) return `${count(rows, 'row')}, ${formatNumber(min[1])} credits each`;
+  return `${count(rows, 'row')}: ${formatNumber(min[1])} to ${formatNumber(max[1])} credits (least: ${min[0]}, most: ${max[0]}), ${formatNumber(Math.round(sum / rows))} on average`;
 }
 
 function quotaLine(plan: Plan): string {
@@ -79,10 +81,10 @@ function quotaLine(plan: Plan): string {
   const used =
     quota.usedSource === 'unknown'
       ? 'used today unknown'
-      : `${n(quota.used24h ?? 0)} used in the last 24 h (${quota.usedSource === 'flag' ? '--quota-used' : 'local ledger'})`;
+      : `${formatNumber(quota.used24h ?? 0)} used in the last 24 h (${quota.usedSource === 'flag' ? '--quota-used' : 'local ledger'})`;
   const refused =
     quota.refusedAt === null ? '' : ` (the service refused for the quota at ${clock(quota.refusedAt)} UTC)`;
-  return `${quota.plan} plan, ${n(quota.limit)} requests per 24 h; ${used}; ${n(quota.remaining ?? 0)} left${refused}`;
+  return `${quota.plan} plan, ${formatNumber(quota.limit)} requests per 24 h; ${used}; ${formatNumber(quota.remaining ?? 0)} left${refused}`;
 }
 
 function budgetLine(plan: Plan): string {
@@ -90,7 +92,7 @@ function budgetLine(plan: Plan): string {
   if (maxCredits === undefined) return 'none set';
   const approx = plan.credits.estimated ? '~' : '';
   const share = maxCredits > 0 ? ` (${Math.round((plan.credits.total / maxCredits) * 100)}%)` : '';
-  return `${approx}${n(plan.credits.total)} of ${n(maxCredits)} credits${share}, from ${source === 'flag' ? '--max-credits' : 'budget.max_credits'}`;
+  return `${approx}${formatNumber(plan.credits.total)} of ${formatNumber(maxCredits)} credits${share}, from ${source === 'flag' ? '--max-credits' : 'budget.max_credits'}`;
 }
 
 /** HH:MM in UTC. */

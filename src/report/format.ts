@@ -1,7 +1,7 @@
 /** Numbers as a report shows them: sizes, durations, and a step's media in a few characters. */
 import type { ManifestStep } from '../run/manifest-schema.js';
 
-export { count, n } from '../plan/decide.js';
+export { count, formatNumber } from '../plan/decide.js';
 
 export function bytes(value: number): string {
   if (value < 1024) return `${value} B`;

@@ -7,7 +7,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { FilePosition } from '../pipeline/problem.js';
-import { count, n } from './format.js';
+import { count, formatNumber } from './format.js';
 import type { RunSummary, StepRef } from './run-summary.js';
 
 /** Annotations past these are summed up in one more line; GitHub would drop them anyway. */
@@ -57,13 +57,13 @@ export function runAnnotations(
       const first = refs[0] as StepRef;
       const error = first.step.error;
       const rows = refs.slice(0, 5).map((ref) => ref.row);
-      const more = refs.length > rows.length ? ` and ${n(refs.length - rows.length)} more` : '';
+      const more = refs.length > rows.length ? ` and ${formatNumber(refs.length - rows.length)} more` : '';
       const position = stepPosition(first.step.step);
       return {
         level: 'error',
         title: `assetline: ${pipeline}: step ${first.step.step} failed`,
         message:
-          `${refs.length === 1 ? '1 row' : `${n(refs.length)} rows`} failed with ${error?.code ?? 'an error'}` +
+          `${refs.length === 1 ? '1 row' : `${formatNumber(refs.length)} rows`} failed with ${error?.code ?? 'an error'}` +
           `${error?.status ? ` (HTTP ${error.status})` : ''}: ${error?.message ?? ''}\nRows: ${rows.join(', ')}${more}`,
         ...(position && { position }),
       };
@@ -73,7 +73,7 @@ export function runAnnotations(
     annotations.push({
       level: 'error',
       title: `assetline: ${pipeline}`,
-      message: `${n(errors.length - ERRORS_SHOWN)} more kinds of failure: see the job summary or report.html`,
+      message: `${formatNumber(errors.length - ERRORS_SHOWN)} more kinds of failure: see the job summary or report.html`,
     });
   const deferred = summary.counts.deferred;
   if (deferred > 0)
@@ -105,7 +105,7 @@ export function warningAnnotations(
     annotations.push({
       level: 'warning',
       title: 'assetline plan',
-      message: `${n(warnings.length - WARNINGS_SHOWN)} more warnings: run "assetline plan" to see them`,
+      message: `${formatNumber(warnings.length - WARNINGS_SHOWN)} more warnings: run "assetline plan" to see them`,
     });
   return annotations;
 }

@@ -7,7 +7,7 @@
  * stopped early shows the steps it never started as one count, not a card each, and the by-row
  * credits table shows the costliest rows only.
  */
-import { bytes, capitalize, count, duration, fileLine, n } from './format.js';
+import { bytes, capitalize, count, duration, fileLine, formatNumber } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
 import { headlineFigures, lossText, neverStarted, statusLine } from './run-summary.js';
 import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
@@ -75,7 +75,7 @@ function reportTop(summary: RunSummary, notes: readonly string[]): string {
   );
   body.push(
     refTable(
-      `Failed (${n(summary.failures.length)})`,
+      `Failed (${formatNumber(summary.failures.length)})`,
       'failures',
       summary.failures,
       ['Row', 'Step', 'Model', 'Error', 'Message', 'Request'],
@@ -92,21 +92,26 @@ function reportTop(summary: RunSummary, notes: readonly string[]): string {
       },
     ),
     refTable(
-      `May have been charged twice (${n(summary.ambiguous.length)})`,
+      `May have been charged twice (${formatNumber(summary.ambiguous.length)})`,
       'ambiguous',
       summary.ambiguous,
       ['Row', 'Step', 'Unanswered attempts', 'Request'],
-      (ref) => [rowLink(ref), esc(ref.step.step), n(ref.step.ambiguous_attempts), esc(ref.step.request_id ?? '')],
+      (ref) => [
+        rowLink(ref),
+        esc(ref.step.step),
+        formatNumber(ref.step.ambiguous_attempts),
+        esc(ref.step.request_id ?? ''),
+      ],
     ),
     refTable(
-      `Lost: ${n(summary.credits.lost)} credits paid for results never saved`,
+      `Lost: ${formatNumber(summary.credits.lost)} credits paid for results never saved`,
       'lost',
       summary.lost,
       ['Row', 'Step', 'Credits lost', 'Why'],
-      (ref) => [rowLink(ref), esc(ref.step.step), n(ref.step.credits.lost ?? 0), esc(lossText(ref.step))],
+      (ref) => [rowLink(ref), esc(ref.step.step), formatNumber(ref.step.credits.lost ?? 0), esc(lossText(ref.step))],
     ),
     refTable(
-      `Paid results of abandoned video jobs (${n(summary.extraFiles.length)})`,
+      `Paid results of abandoned video jobs (${formatNumber(summary.extraFiles.length)})`,
       'extra',
       summary.extraFiles,
       ['Row', 'Step', 'Files'],
@@ -120,7 +125,7 @@ function reportTop(summary: RunSummary, notes: readonly string[]): string {
   if (summary.reasons.size > 0) {
     body.push('<section><h2>Not run</h2><table><thead><tr><th>Why</th><th>Steps</th></tr></thead><tbody>');
     for (const [reason, howMany] of summary.reasons)
-      body.push(`<tr><td>${esc(reason)}</td><td class="num">${n(howMany)}</td></tr>`);
+      body.push(`<tr><td>${esc(reason)}</td><td class="num">${formatNumber(howMany)}</td></tr>`);
     body.push('</tbody></table></section>');
   }
   body.push(
@@ -128,7 +133,7 @@ function reportTop(summary: RunSummary, notes: readonly string[]): string {
     costTable('Model', credits.byModel),
     costTable('Step', credits.byStep),
     '</div>',
-    `<details><summary>By row (${n(credits.byRow.length)})</summary>${byRowTable(credits.byRow)}</details>`,
+    `<details><summary>By row (${formatNumber(credits.byRow.length)})</summary>${byRowTable(credits.byRow)}</details>`,
     '</section>',
   );
   body.push(`<section id="gallery"><h2>Gallery (${count(summary.rows, 'row')})</h2>`);
@@ -147,7 +152,7 @@ function galleryRow(row: GalleryRow, collapse: boolean): string {
 function reportEnd(summary: RunSummary): string {
   const more =
     summary.rows > GALLERY_ROWS
-      ? `<p class="note">The gallery shows at most the first ${n(GALLERY_ROWS)} of the ${n(summary.rows)} rows; every row is in <code>manifest.json</code>, each file with its path.</p>\n`
+      ? `<p class="note">The gallery shows at most the first ${formatNumber(GALLERY_ROWS)} of the ${formatNumber(summary.rows)} rows; every row is in <code>manifest.json</code>, each file with its path.</p>\n`
       : '';
   return `${more}${collapsesNotStarted(summary) ? notStartedSection(summary) : ''}</section>\n<script>${LAZY_MEDIA}</script>\n</body>\n</html>\n`;
 }
@@ -170,7 +175,9 @@ function pageHead(title: string): string {
 function notStartedSection(summary: RunSummary): string {
   const { notStarted } = summary;
   const reasons = [...notStarted.reasons]
-    .map(([reason, howMany]) => `<tr><td>deferred: ${esc(reason)}</td><td class="num">${n(howMany)}</td></tr>`)
+    .map(
+      ([reason, howMany]) => `<tr><td>deferred: ${esc(reason)}</td><td class="num">${formatNumber(howMany)}</td></tr>`,
+    )
     .join('');
   const why = [...notStarted.reasons.keys()].map(esc).join(', ');
   return (
@@ -183,7 +190,7 @@ function notStartedSection(summary: RunSummary): string {
 /** The costliest rows, and how many more there are: a table of 100,000 rows helps nobody. */
 function byRowTable(lines: readonly CostLine[]): string {
   if (lines.length <= BY_ROW_SHOWN) return costTable('Row', lines);
-  const more = `<p>... and ${n(lines.length - BY_ROW_SHOWN)} more rows: see the manifest's <code>totals.credits.by_row</code>.</p>`;
+  const more = `<p>... and ${formatNumber(lines.length - BY_ROW_SHOWN)} more rows: see the manifest's <code>totals.credits.by_row</code>.</p>`;
   return `${costTable('Row', lines.slice(0, BY_ROW_SHOWN))}${more}`;
 }
 
@@ -191,7 +198,7 @@ function card(row: string, step: ManifestStep): string {
   const caption = (detail: string) =>
     `<figcaption><b>${esc(step.step)}</b> <span class="status ${step.status}">${step.status}</span><br>${esc(step.model ?? step.operation)} · ${detail}`;
   // A step's credits pay for all its files: shown once, on the first.
-  const head = caption(`${n(step.credits.used)} of ${n(step.credits.planned)} credits`);
+  const head = caption(`${formatNumber(step.credits.used)} of ${formatNumber(step.credits.planned)} credits`);
   if (step.status === 'failed' || step.error) {
     const error = step.error;
     const text = error
@@ -255,7 +262,7 @@ function costTable(title: string, lines: readonly CostLine[]): string {
   const rows = lines
     .map(
       (line) =>
-        `<tr><td>${esc(line.name)}</td><td class="num">${n(line.planned)}</td><td class="num">${n(line.used)}</td></tr>`,
+        `<tr><td>${esc(line.name)}</td><td class="num">${formatNumber(line.planned)}</td><td class="num">${formatNumber(line.used)}</td></tr>`,
     )
     .join('');
   return `<table><thead><tr><th>${title}</th><th>Planned</th><th>Used</th></tr></thead><tbody>${rows}</tbody></table>`;

@@ -2,7 +2,7 @@
  * The cost report in Markdown: for `report --md`, a cron mail, and the GitHub Actions job summary
  * (which takes at most 1 MiB per step, so long lists are cut and point to report.html).
  */
-import { capitalize, duration, n } from './format.js';
+import { capitalize, duration, formatNumber } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
 import { headlineFigures, lossText, statusLine } from './run-summary.js';
 
@@ -24,7 +24,7 @@ export function reportMarkdown(summary: RunSummary, notes: readonly string[] = [
   out.push('');
   refTable(
     out,
-    `Failed (${n(summary.failures.length)})`,
+    `Failed (${formatNumber(summary.failures.length)})`,
     summary.failures,
     ['Row', 'Step', 'Model', 'Error', 'Message'],
     (ref) => {
@@ -40,28 +40,28 @@ export function reportMarkdown(summary: RunSummary, notes: readonly string[] = [
   );
   refTable(
     out,
-    `May have been charged twice (${n(summary.ambiguous.length)})`,
+    `May have been charged twice (${formatNumber(summary.ambiguous.length)})`,
     summary.ambiguous,
     ['Row', 'Step', 'Unanswered attempts', 'Request'],
-    (ref) => [ref.row, ref.step.step, n(ref.step.ambiguous_attempts), ref.step.request_id ?? ''],
+    (ref) => [ref.row, ref.step.step, formatNumber(ref.step.ambiguous_attempts), ref.step.request_id ?? ''],
   );
   refTable(
     out,
-    `Lost: ${n(summary.credits.lost)} credits paid for results never saved`,
+    `Lost: ${formatNumber(summary.credits.lost)} credits paid for results never saved`,
     summary.lost,
     ['Row', 'Step', 'Credits lost', 'Why'],
-    (ref) => [ref.row, ref.step.step, n(ref.step.credits.lost ?? 0), lossText(ref.step)],
+    (ref) => [ref.row, ref.step.step, formatNumber(ref.step.credits.lost ?? 0), lossText(ref.step)],
   );
   refTable(
     out,
-    `Paid results of abandoned video jobs (${n(summary.extraFiles.length)})`,
+    `Paid results of abandoned video jobs (${formatNumber(summary.extraFiles.length)})`,
     summary.extraFiles,
     ['Row', 'Step', 'Files'],
     (ref) => [ref.row, ref.step.step, ref.step.extra_files.map((file) => file.path).join(', ')],
   );
   if (summary.reasons.size > 0) {
     out.push('### Not run', '', '| Why | Steps |', '|---|---:|');
-    for (const [reason, howMany] of summary.reasons) out.push(`| ${md(reason)} | ${n(howMany)} |`);
+    for (const [reason, howMany] of summary.reasons) out.push(`| ${md(reason)} | ${formatNumber(howMany)} |`);
     out.push('');
   }
   out.push('### Credits', '');
@@ -70,7 +70,7 @@ export function reportMarkdown(summary: RunSummary, notes: readonly string[] = [
   if (credits.byRow.length > 0) {
     const cut = credits.byRow.length > ROWS_SHOWN;
     out.push(
-      `<details><summary>By row (${n(credits.byRow.length)}${cut ? `, the ${ROWS_SHOWN} costliest shown` : ''})</summary>`,
+      `<details><summary>By row (${formatNumber(credits.byRow.length)}${cut ? `, the ${ROWS_SHOWN} costliest shown` : ''})</summary>`,
       '',
     );
     costTable(out, 'Row', credits.byRow.slice(0, ROWS_SHOWN));
@@ -81,7 +81,8 @@ export function reportMarkdown(summary: RunSummary, notes: readonly string[] = [
 
 function costTable(out: string[], title: string, lines: readonly CostLine[]): void {
   out.push(`| ${title} | Planned | Used |`, '|---|---:|---:|');
-  for (const line of lines) out.push(`| ${md(line.name)} | ${n(line.planned)} | ${n(line.used)} |`);
+  for (const line of lines)
+    out.push(`| ${md(line.name)} | ${formatNumber(line.planned)} | ${formatNumber(line.used)} |`);
   out.push('');
 }
 
@@ -96,7 +97,7 @@ function refTable(
   out.push(`### ${title}`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
   for (const ref of refs.slice(0, ISSUES_SHOWN)) out.push(`| ${cells(ref).map(md).join(' | ')} |`);
   if (refs.length > ISSUES_SHOWN)
-    out.push('', `... and ${n(refs.length - ISSUES_SHOWN)} more: see report.html or the manifest.`);
+    out.push('', `... and ${formatNumber(refs.length - ISSUES_SHOWN)} more: see report.html or the manifest.`);
   out.push('');
 }
 

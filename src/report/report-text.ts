@@ -4,7 +4,7 @@
  * and `report --md` have them whole.
  */
 import { textTable } from '../text/text-table.js';
-import { count, duration, n, where } from './format.js';
+import { count, duration, formatNumber, where } from './format.js';
 import type { CostLine, RunSummary, StepRef } from './run-summary.js';
 import { headlineFigures, lossText, statusLine } from './run-summary.js';
 
@@ -27,41 +27,46 @@ export function reportText(summary: RunSummary, notes: readonly string[] = []): 
   out.push('', costTable('step', credits.byStep));
   if (credits.byRow.length > 1) {
     const title =
-      credits.byRow.length > ROWS_SHOWN ? `row (the ${ROWS_SHOWN} costliest of ${n(credits.byRow.length)})` : 'row';
+      credits.byRow.length > ROWS_SHOWN
+        ? `row (the ${ROWS_SHOWN} costliest of ${formatNumber(credits.byRow.length)})`
+        : 'row';
     out.push('', costTable(title, credits.byRow.slice(0, ROWS_SHOWN)));
   }
-  issues(out, `failed (${n(summary.failures.length)})`, summary.failures, (ref) => {
+  issues(out, `failed (${formatNumber(summary.failures.length)})`, summary.failures, (ref) => {
     const error = ref.step.error;
     return `${where(ref.row, ref.step)}: ${error ? `${error.code}${error.status === null ? '' : ` (HTTP ${error.status})`}: ${error.message}` : 'failed'}`;
   });
   issues(
     out,
-    `may have been charged twice (${n(summary.ambiguous.length)}): sent again after no answer`,
+    `may have been charged twice (${formatNumber(summary.ambiguous.length)}): sent again after no answer`,
     summary.ambiguous,
     (ref) =>
       `${where(ref.row, ref.step)}: ${count(ref.step.ambiguous_attempts, 'unanswered attempt')}${ref.step.request_id ? `, request ${ref.step.request_id}` : ''}`,
   );
   issues(
     out,
-    `lost (${n(summary.credits.lost)} credits paid for results never saved)`,
+    `lost (${formatNumber(summary.credits.lost)} credits paid for results never saved)`,
     summary.lost,
     (ref) => `${where(ref.row, ref.step)}: ${lossText(ref.step)}`,
   );
   issues(
     out,
-    `paid results of abandoned video jobs (${n(summary.extraFiles.length)})`,
+    `paid results of abandoned video jobs (${formatNumber(summary.extraFiles.length)})`,
     summary.extraFiles,
     (ref) => `${where(ref.row, ref.step)}: ${ref.step.extra_files.map((file) => file.path).join(', ')}`,
   );
   if (summary.reasons.size > 0) {
     out.push('', 'not run:');
-    for (const [reason, howMany] of summary.reasons) out.push(`  ${n(howMany)} ${reason}`);
+    for (const [reason, howMany] of summary.reasons) out.push(`  ${formatNumber(howMany)} ${reason}`);
   }
   return `${out.join('\n')}\n`;
 }
 
 function costTable(title: string, lines: readonly CostLine[]): string {
-  const rows = [[`by ${title}`, 'planned', 'used'], ...lines.map((line) => [line.name, n(line.planned), n(line.used)])];
+  const rows = [
+    [`by ${title}`, 'planned', 'used'],
+    ...lines.map((line) => [line.name, formatNumber(line.planned), formatNumber(line.used)]),
+  ];
   return textTable(rows, [false, true, true]);
 }
 
@@ -69,5 +74,6 @@ function issues(out: string[], title: string, refs: readonly StepRef[], line: (r
   if (refs.length === 0) return;
   out.push('', `${title}:`);
   for (const ref of refs.slice(0, ISSUES_SHOWN)) out.push(`  ${line(ref)}`);
-  if (refs.length > ISSUES_SHOWN) out.push(`  ... and ${n(refs.length - ISSUES_SHOWN)} more (see report.html)`);
+  if (refs.length > ISSUES_SHOWN)
+    out.push(`  ... and ${formatNumber(refs.length - ISSUES_SHOWN)} more (see report.html)`);
 }

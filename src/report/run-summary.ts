@@ -5,7 +5,7 @@
  */
 import type { ManifestHead } from '../run/build-manifest.js';
 import type { Manifest, ManifestStep, StepCounts } from '../run/manifest-schema.js';
-import { count, n } from './format.js';
+import { count, formatNumber } from './format.js';
 
 export interface CostLine {
   readonly name: string;
@@ -168,10 +168,13 @@ export function headlineFigures(summary: RunSummary): [label: string, value: str
   const figures: [string, string][] = [
     [
       'Steps',
-      `${n(counts.done)} done, ${n(counts.cached)} cached, ${n(counts.failed)} failed, ${n(counts.skipped)} skipped, ${n(counts.deferred)} deferred`,
+      `${formatNumber(counts.done)} done, ${formatNumber(counts.cached)} cached, ${formatNumber(counts.failed)} failed, ${formatNumber(counts.skipped)} skipped, ${formatNumber(counts.deferred)} deferred`,
     ],
-    ['Credits', `${n(credits.used)} used of ${credits.estimated ? '~' : ''}${n(credits.planned)} planned`],
-    ['Cached', `${count(counts.cached, 'step')} reused, ${n(credits.savedByCache)} credits saved`],
+    [
+      'Credits',
+      `${formatNumber(credits.used)} used of ${credits.estimated ? '~' : ''}${formatNumber(credits.planned)} planned`,
+    ],
+    ['Cached', `${count(counts.cached, 'step')} reused, ${formatNumber(credits.savedByCache)} credits saved`],
     ...(credits.paidTotal === undefined
       ? []
       : [['Paid', paidText(credits.paidTotal, credits.lost)] as [string, string]]),
@@ -191,28 +194,28 @@ export function quotaText(quota: Manifest['totals']['quota']): string {
   if (quota.limit === null) return `${quota.plan}: limit unknown`;
   // The service's 429 is the truth, whatever the local count says.
   if (quota.refused_at)
-    return `${quota.plan}: 0 of ${n(quota.limit)} requests left (the service refused for the quota at ${quota.refused_at.slice(11, 16)} UTC)`;
-  const used = quota.used_24h === null ? '' : ` (${n(quota.used_24h)} used in the last 24 h)`;
-  return `${quota.plan}: ${n(quota.remaining ?? 0)} of ${n(quota.limit)} requests left${used}`;
+    return `${quota.plan}: 0 of ${formatNumber(quota.limit)} requests left (the service refused for the quota at ${quota.refused_at.slice(11, 16)} UTC)`;
+  const used = quota.used_24h === null ? '' : ` (${formatNumber(quota.used_24h)} used in the last 24 h)`;
+  return `${quota.plan}: ${formatNumber(quota.remaining ?? 0)} of ${formatNumber(quota.limit)} requests left${used}`;
 }
 
 /** Everything paid for these steps, across runs, and what of it bought nothing kept. */
 function paidText(paidTotal: number, lost: number): string {
-  return `${n(paidTotal)} credits in all runs; ${lost === 0 ? 'none lost' : `${n(lost)} lost (paid for, never saved)`}`;
+  return `${formatNumber(paidTotal)} credits in all runs; ${lost === 0 ? 'none lost' : `${formatNumber(lost)} lost (paid for, never saved)`}`;
 }
 
 /** Why a step's credits were lost, in one line. */
 export function lossText(step: ManifestStep): string {
-  return (step.losses ?? []).map((loss) => `${n(loss.credits)} credits: ${loss.reason}`).join('; ');
+  return (step.losses ?? []).map((loss) => `${formatNumber(loss.credits)} credits: ${loss.reason}`).join('; ');
 }
 
 /** Sent against planned, polls apart: a video that took longer than expected shows as polls. */
 function requestsText(requests: Manifest['totals']['requests']): string {
-  const retries = `${n(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`;
+  const retries = `${formatNumber(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`;
   if (requests.planned_submits === undefined || requests.planned_polls === undefined)
-    return `${n(requests.sent)} sent of ~${n(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${n(requests.other)} other; ${retries}`;
+    return `${formatNumber(requests.sent)} sent of ~${formatNumber(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${formatNumber(requests.other)} other; ${retries}`;
   return (
-    `${n(requests.sent)} sent of ~${n(requests.planned)} planned: submits ${n(requests.submits)} of ${n(requests.planned_submits)}, ` +
-    `polls ${n(requests.polls)} of ~${n(requests.planned_polls)}, ${n(requests.other)} other; ${retries}`
+    `${formatNumber(requests.sent)} sent of ~${formatNumber(requests.planned)} planned: submits ${formatNumber(requests.submits)} of ${formatNumber(requests.planned_submits)}, ` +
+    `polls ${formatNumber(requests.polls)} of ~${formatNumber(requests.planned_polls)}, ${formatNumber(requests.other)} other; ${retries}`
   );
 }
