@@ -9,6 +9,7 @@ import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
 import { type CreditTally, newCreditTally, newStepCounts, tallyStep } from './manifest-totals.js';
 import type { FailureInfo, InstanceOutcome } from './run-outcome.js';
 import type { RowEntry } from './scheduler.js';
+import { creditsOf } from './settlement.js';
 
 export interface RequestCounters {
   sent: number;
@@ -208,7 +209,7 @@ export function creditsEntry(
   books: InstanceBooks,
 ): Pick<ManifestStep, 'credits' | 'losses'> {
   return {
-    credits: { planned, used, paid_total: books.paidTotal, lost: lostOf(books) },
+    credits: { planned, used, paid_total: books.paidTotal, lost: creditsOf(books.losses) },
     losses: books.losses.map((loss) => ({
       credits: loss.credits,
       reason: loss.reason,
@@ -216,10 +217,6 @@ export function creditsEntry(
       at: new Date(loss.t).toISOString(),
     })),
   };
-}
-
-function lostOf(books: InstanceBooks): number {
-  return books.losses.reduce((sum, loss) => sum + loss.credits, 0);
 }
 
 export function fileEntry(f: JournalFile, urlExpiresAt: string | null): ManifestStep['files'][number] {

@@ -12,7 +12,7 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import type { InstanceHistory, JournalRecord } from './journal-records.js';
 import { describeStorageError } from '../storage-errors.js';
 import { ResultIndex } from './result-index.js';
-import { failureSettlesKey, paidTotal } from './settlement.js';
+import { failureSettlesKey, lostTotal, paidTotal } from './settlement.js';
 
 export interface JournalState {
   readonly instances: Map<string, InstanceHistory>;
@@ -75,11 +75,6 @@ export class Journal {
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     this.#schedule();
     return done;
-  }
-
-  /** The write error that broke the journal, if one did. */
-  get broken(): JournalWriteError | undefined {
-    return this.#broken;
   }
 
   /** Everything appended so far, on disk (or the journal is broken and it never will be). */
@@ -227,7 +222,7 @@ async function compact(file: string, state: JournalState): Promise<void> {
   }
   for (const [key, h] of state.instances) {
     // The books first: what was paid apart from the current answer, then each loss (which adds its own).
-    const lost = h.losses.reduce((sum, loss) => sum + loss.credits, 0);
+    const lost = lostTotal(h);
     if (h.paidEarlier - lost > 0 || h.booked.length > 0)
       add({ type: 'paid', t: 0, key, credits: h.paidEarlier - lost, request_ids: h.booked });
     for (const loss of h.losses) add({ ...loss, answer: false });

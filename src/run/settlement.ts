@@ -40,5 +40,10 @@ export function paidTotal(history: InstanceHistory | undefined): number {
 }
 
 export function lostTotal(history: InstanceHistory | undefined): number {
-  return history?.losses.reduce((sum, loss) => sum + loss.credits, 0) ?? 0;
+  return history ? creditsOf(history.losses) : 0;
+}
+
+/** The credits of some losses, added up. */
+export function creditsOf(losses: readonly { readonly credits: number }[]): number {
+  return losses.reduce((sum, loss) => sum + loss.credits, 0);
 }
