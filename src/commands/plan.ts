@@ -3,17 +3,15 @@
  * it fits the budget and the quota left today, and the verdict. Sends nothing.
  * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid.
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { keyFromEnv } from '../api/connection.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
-import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
+import { planFile } from '../plan/plan-file.js';
 import { planJson } from '../plan/plan-json.js';
 import { planText } from '../plan/plan-text.js';
-import { preflight } from '../plan/preflight.js';
 
 const HELP = `Usage: assetline plan <pipeline.yaml> [options]
 
@@ -27,8 +25,6 @@ Options:
   --quota-used N       requests already sent with this key in the last 24 h (instead of the ledger)
   --state-dir DIR      where the request ledger is kept (default .assetline/)
 Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage.`;
-
-export const DEFAULT_STATE_DIR = '.assetline';
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsageErrors('plan', () =>
@@ -73,22 +69,19 @@ export interface PlanFlags {
 
 /** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
 export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): Promise<number> {
-  const result = await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file });
-  const problems = [...result.errors, ...result.warnings].sort(compareProblems);
-  if (!result.expansion) {
+  const { validation, plan } = await planFile(file, {
+    cwd: io.cwd,
+    allowUnpriced: flags.allowUnpriced,
+    maxCredits: flags.maxCredits,
+    quotaUsed: flags.quotaUsed,
+    stateDir: flags.stateDir,
+    key: keyFromEnv(io.env),
+  });
+  if (!plan) {
+    const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);
     io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing planned\n`);
     return EXIT.invalidPipeline;
   }
-  const key = keyFromEnv(io.env);
-  const plan = await preflight(result.expansion, {
-    allowUnpriced: flags.allowUnpriced,
-    stateDir: path.resolve(io.cwd, flags.stateDir ?? DEFAULT_STATE_DIR),
-    now: Date.now(),
-    warnings: result.warnings.map(formatProblem),
-    ...(flags.maxCredits !== undefined && { maxCredits: flags.maxCredits }),
-    ...(flags.quotaUsed !== undefined && { quotaUsed: flags.quotaUsed }),
-    ...(key && { ledgerKeyId: key.id() }),
-  });
   io.stdout(flags.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
   return plan.refused ? EXIT.preflightRefused : EXIT.ok;
 }

@@ -8,14 +8,12 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
-import { loadRun } from '../report/load-run.js';
-import { reportHtml } from '../report/report-html.js';
+import { reportRun } from '../library/report.js';
+import { reportJson } from '../report/report-json.js';
 import { reportMarkdown } from '../report/report-markdown.js';
 import { reportText } from '../report/report-text.js';
-import { summarize } from '../report/run-summary.js';
-import { writeAtomically } from '../run/manifest-writer.js';
 
-const HELP = `Usage: assetline report <run-dir> [--html|--md]
+const HELP = `Usage: assetline report <run-dir> [--html|--md] [--json]
 
 Shows what a run made, what it cost against its plan, and what needs attention. <run-dir> is the
 pipeline's output folder (out/<pipeline>/) or one of its runs/<run-id>.json. Works on finished,
@@ -25,6 +23,7 @@ Options:
   --md      Markdown on stdout (for mail, chat, or a GitHub job summary)
   --html    write report.html in the output folder (runs/<run-id>.html for an older run) and
             print its path
+  --json    print the report as one JSON object (with --html, also write report.html)
 Exit codes: 0 shown, 2 not a run folder or an unreadable manifest.`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
@@ -35,6 +34,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       options: {
         html: { type: 'boolean', default: false },
         md: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -45,20 +45,12 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   }
   if (positionals.length !== 1) throw new UsageError(`report: expected one run folder\n\n${HELP}`);
   if (values.html && values.md) throw new UsageError('report: choose one of --html and --md');
+  if (values.json && values.md) throw new UsageError('report: choose one of --json and --md');
   const [target] = positionals as [string];
-  const loaded = await loadRun(path.resolve(io.cwd, target), target);
-  const summary = summarize(loaded.manifest);
-  if (values.md) {
-    io.stdout(reportMarkdown(summary, loaded.notes));
-  } else if (values.html) {
-    const fromRuns = path.resolve(io.cwd, target).endsWith('.json') && path.basename(path.dirname(target)) === 'runs';
-    const file = fromRuns
-      ? path.join(loaded.dir, 'runs', `${loaded.manifest.run_id}.html`)
-      : path.join(loaded.dir, 'report.html');
-    await writeAtomically(file, reportHtml(summary, loaded.notes));
-    io.stdout(`${path.relative(io.cwd, file) || file}\n`);
-  } else {
-    io.stdout(reportText(summary, loaded.notes));
-  }
+  const { loaded, summary, htmlFile } = await reportRun(target, { cwd: io.cwd, html: values.html });
+  if (values.json) io.stdout(`${JSON.stringify(reportJson(loaded, summary, htmlFile ?? null), null, 2)}\n`);
+  else if (values.md) io.stdout(reportMarkdown(summary, loaded.notes));
+  else if (htmlFile) io.stdout(`${path.relative(io.cwd, htmlFile) || htmlFile}\n`);
+  else io.stdout(reportText(summary, loaded.notes));
   return EXIT.ok;
 }

@@ -7,22 +7,16 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveConnection } from '../api/connection.js';
-import { SecretKey } from '../api/secret-key.js';
 import type { CommandIo } from '../cli/io.js';
 import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
-import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { planText } from '../plan/plan-text.js';
 import { publishToGitHub } from '../report/github-run.js';
 import { reportText } from '../report/report-text.js';
-import { newStepCounts } from '../run/manifest-totals.js';
+import { runJson } from '../run/run-json.js';
+import { runFile } from '../library/run.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
-import { runPipeline } from '../run/run-pipeline.js';
-import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
-import { DEFAULT_STATE_DIR } from './plan.js';
 
 const HELP = `Usage: assetline run <pipeline.yaml> [options]
 
@@ -97,88 +91,48 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     throw new UsageError(`run: --log-level expects one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
   const concurrency = wholeNumber('run', '--concurrency', values.concurrency, 1);
   const [file] = positionals as [string];
-
-  const result = await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file });
-  if (!result.expansion) {
-    const problems = [...result.errors, ...result.warnings].sort(compareProblems);
-    io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing was sent\n`);
-    return EXIT.invalidPipeline;
-  }
-  const { pipeline } = result.expansion;
-
-  let sandbox: Sandbox | undefined;
-  let baseUrl: string;
-  let key: SecretKey;
-  if (values.sandbox) {
-    // Loaded only when asked for: the sandbox brings sharp and libvips, which a run against the
-    // service does not need in its memory.
-    const { startSandbox } = await import('../sandbox/sandbox.js');
-    sandbox = await startSandbox();
-    baseUrl = sandbox.baseUrl;
-    key = new SecretKey(DEFAULT_ACCOUNTS[0]?.key ?? '');
-  } else {
-    const connection = resolveConnection(io.env, pipeline.api.baseUrl);
-    baseUrl = connection.baseUrl;
-    key = connection.key;
-  }
   const logFile = values['log-file'] ? path.resolve(io.cwd, values['log-file']) : undefined;
   const logger = createRunLogger({
     level,
     write: logFile ? (text) => appendFileSync(logFile, text) : io.stderr,
     readable: !logFile && io.stderrIsTTY,
   });
-  const outRoot = values.out
-    ? path.resolve(io.cwd, values.out)
-    : pipeline.outputsDir
-      ? path.resolve(pipeline.dir, pipeline.outputsDir)
-      : path.resolve(io.cwd, 'out');
-  try {
-    const outcome = await runPipeline(result.expansion, {
-      outRoot,
-      stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
-      fresh: values.fresh,
-      allowUnpriced: values['allow-unpriced'],
-      maxCredits,
-      quotaUsed,
-      concurrency,
-      baseUrl,
-      key,
-      sandbox: sandbox !== undefined,
-      logger,
-      progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',
-      interrupt: io.signal,
-      warnings: result.warnings.map(formatProblem),
-    });
-    // Summarised once, by the run, as it wrote the manifest: the terminal and GitHub show the same.
-    const { summary } = outcome;
-    if (!summary && outcome.exitCode === EXIT.preflightRefused && !values.json) io.stderr(planText(outcome.plan));
-    if (values.json) {
-      const manifest = summary?.manifest;
-      io.stdout(
-        `${JSON.stringify({
-          status: manifest?.status ?? 'refused',
-          exit_code: outcome.exitCode,
-          credits_used: manifest?.totals.credits.used ?? 0,
-          requests_sent: manifest?.totals.requests.sent ?? 0,
-          steps: manifest ? manifest.totals.steps : newStepCounts(),
-          manifest: outcome.manifestPath ?? null,
-          ...(!manifest && { reasons: outcome.plan.reasons }),
-        })}\n`,
-      );
-    } else if (summary) {
-      io.stderr(
-        `\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
-      );
-    }
-    await publishToGitHub(io, {
-      pipeline,
-      validationWarnings: result.warnings,
-      plan: outcome.plan,
-      summary,
-      exitCode: outcome.exitCode,
-    });
-    return outcome.exitCode;
-  } finally {
-    await sandbox?.stop();
+  const { validation, result: outcome } = await runFile(file, {
+    cwd: io.cwd,
+    env: io.env,
+    sandbox: values.sandbox,
+    out: values.out,
+    concurrency,
+    maxCredits,
+    quotaUsed,
+    allowUnpriced: values['allow-unpriced'],
+    fresh: values.fresh,
+    stateDir: values['state-dir'],
+    logger,
+    progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',
+    signal: io.signal,
+  });
+  if (!outcome || !validation.expansion) {
+    const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);
+    io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing was sent\n`);
+    return EXIT.invalidPipeline;
   }
+  // Summarised once, by the run, as it wrote the manifest: the terminal and GitHub show the same.
+  const { summary } = outcome;
+  if (!summary && outcome.exitCode === EXIT.preflightRefused && !values.json) io.stderr(planText(outcome.plan));
+  if (values.json) {
+    io.stdout(`${JSON.stringify(runJson(outcome))}\n`);
+  } else if (summary) {
+    io.stderr(
+      `\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
+    );
+  }
+  await publishToGitHub(io, {
+    pipeline: validation.expansion.pipeline,
+    validationWarnings: validation.warnings,
+    plan: outcome.plan,
+    summary,
+    exitCode: outcome.exitCode,
+  });
+  return outcome.exitCode;
 }

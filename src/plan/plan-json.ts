@@ -56,3 +56,5 @@ export function planJson(plan: Plan) {
     warnings: plan.warnings,
   };
 }
+
+export type PlanJson = ReturnType<typeof planJson>;

@@ -1,0 +1,59 @@
+/** The library's `plan()`: the object `assetline plan --json` prints. */
+import { keyFromEnv } from '../api/connection.js';
+import { SecretKey } from '../api/secret-key.js';
+import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
+import { planFile } from '../plan/plan-file.js';
+import { type PlanJson, planJson } from '../plan/plan-json.js';
+
+export interface PlanOptions {
+  /**
+   * The folder relative paths (the pipeline, `stateDir`) are resolved against.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+  /**
+   * Budget in credits; wins over the pipeline's `budget.max_credits`.
+   * @default the pipeline's budget, else none
+   */
+  readonly maxCredits?: number;
+  /**
+   * Plan models without a price as a lower bound instead of refusing.
+   * @default false
+   */
+  readonly allowUnpriced?: boolean;
+  /**
+   * Requests already sent with this key in the last 24 hours, instead of what the ledger says.
+   * @default the request ledger's count
+   */
+  readonly quotaUsed?: number;
+  /**
+   * Where the request ledger is kept.
+   * @default ".assetline"
+   */
+  readonly stateDir?: string;
+  /**
+   * The API key whose ledger tells the quota used (never sent by `plan`).
+   * @default process.env.ASSETLINE_API_KEY
+   */
+  readonly apiKey?: string;
+}
+
+/**
+ * Plans a pipeline: every step's credits, the requests it will send, the quota left today, and
+ * whether the run would be refused (`refused`, with `reasons`). Sends nothing.
+ *
+ * @throws {PipelineInvalidError} the pipeline does not validate (its `problems` list them all).
+ */
+export async function plan(file: string, options: PlanOptions = {}): Promise<PlanJson> {
+  const apiKey = options.apiKey?.trim();
+  const { validation, plan: planned } = await planFile(file, {
+    cwd: options.cwd ?? process.cwd(),
+    allowUnpriced: options.allowUnpriced ?? false,
+    maxCredits: options.maxCredits,
+    quotaUsed: options.quotaUsed,
+    stateDir: options.stateDir,
+    key: apiKey ? new SecretKey(apiKey) : keyFromEnv(process.env),
+  });
+  if (!planned) throw new PipelineInvalidError(validation);
+  return planJson(planned);
+}

@@ -1,0 +1,190 @@
+/**
+ * Validate, plan and run one pipeline file: the `run` command and the library's `run()` share this.
+ * Configuration is resolved here, once: the service and key (from options, else the environment),
+ * or the embedded sandbox, which is loaded only when asked for.
+ */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { resolveConnection } from '../api/connection.js';
+import { SecretKey } from '../api/secret-key.js';
+import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
+import { formatProblem } from '../pipeline/problem.js';
+import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
+import { DEFAULT_STATE_DIR } from '../plan/plan-file.js';
+import { type RunJson, runJson } from '../run/run-json.js';
+import { createRunLogger, type LogLevel } from '../run/run-logger.js';
+import { type RunResult, runPipeline } from '../run/run-pipeline.js';
+import { startEmbeddedSandbox } from './embedded-sandbox.js';
+
+export interface RunFileOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly sandbox: boolean;
+  readonly out?: string | undefined;
+  readonly concurrency?: number | undefined;
+  readonly maxCredits?: number | undefined;
+  readonly quotaUsed?: number | undefined;
+  readonly allowUnpriced: boolean;
+  readonly fresh: boolean;
+  readonly stateDir?: string | undefined;
+  readonly logger: Logger;
+  readonly progress: 'bar' | 'lines' | 'off';
+  readonly signal: AbortSignal;
+}
+
+export interface RanFile {
+  readonly validation: ValidationResult;
+  /** Undefined when the pipeline is invalid: nothing was sent. */
+  readonly result: RunResult | undefined;
+}
+
+export async function runFile(file: string, options: RunFileOptions): Promise<RanFile> {
+  const validation = await validatePipelineFile(path.resolve(options.cwd, file), { displayPath: file });
+  if (!validation.expansion) return { validation, result: undefined };
+  const { pipeline } = validation.expansion;
+  // Resolved before the sandbox starts, so a missing key is reported without starting anything.
+  const connection = options.sandbox ? undefined : resolveConnection(options.env, pipeline.api.baseUrl);
+  const sandbox = options.sandbox ? await startEmbeddedSandbox() : undefined;
+  try {
+    const { baseUrl, key } = sandbox ?? (connection as { baseUrl: string; key: SecretKey });
+    const outRoot = options.out
+      ? path.resolve(options.cwd, options.out)
+      : pipeline.outputsDir
+        ? path.resolve(pipeline.dir, pipeline.outputsDir)
+        : path.resolve(options.cwd, 'out');
+    const result = await runPipeline(validation.expansion, {
+      outRoot,
+      stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
+      fresh: options.fresh,
+      allowUnpriced: options.allowUnpriced,
+      maxCredits: options.maxCredits,
+      quotaUsed: options.quotaUsed,
+      concurrency: options.concurrency,
+      baseUrl,
+      key,
+      sandbox: sandbox !== undefined,
+      logger: options.logger,
+      progress: options.progress,
+      interrupt: options.signal,
+      warnings: validation.warnings.map(formatProblem),
+    });
+    return { validation, result };
+  } finally {
+    await sandbox?.stop();
+  }
+}
+
+export interface RunOptions {
+  /**
+   * The folder relative paths (the pipeline, `out`, `stateDir`, `logFile`) are resolved against.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+  /**
+   * Run against the embedded sandbox: no key needed, nothing is paid. Needs the sandbox's
+   * optional dependencies (sharp, h264-mp4-encoder, lamejs).
+   * @default false
+   */
+  readonly sandbox?: boolean;
+  /**
+   * The service's base URL.
+   * @default process.env.ASSETLINE_BASE_URL, else the pipeline's `api.base_url`
+   */
+  readonly baseUrl?: string;
+  /**
+   * The API key: sent only as the Authorization header, never logged or written.
+   * @default process.env.ASSETLINE_API_KEY
+   */
+  readonly apiKey?: string;
+  /**
+   * The output folder; the run writes into `<out>/<pipeline name>/`.
+   * @default the pipeline's `outputs.dir`, else "out"
+   */
+  readonly out?: string;
+  /**
+   * Requests in flight at once; wins over the pipeline's `concurrency.total`.
+   * @default the pipeline's setting
+   */
+  readonly concurrency?: number;
+  /**
+   * Budget in credits; wins over the pipeline's `budget.max_credits`.
+   * @default the pipeline's budget, else none
+   */
+  readonly maxCredits?: number;
+  /**
+   * Run models without a price, planning them as 0.
+   * @default false
+   */
+  readonly allowUnpriced?: boolean;
+  /**
+   * Ignore earlier progress: the journal is set aside and every step is sent again.
+   * @default false
+   */
+  readonly fresh?: boolean;
+  /**
+   * Requests already sent with this key in the last 24 hours, instead of what the ledger says.
+   * @default the request ledger's count
+   */
+  readonly quotaUsed?: number;
+  /**
+   * Where the request ledger is kept.
+   * @default ".assetline"
+   */
+  readonly stateDir?: string;
+  /**
+   * Aborting it stops the run as SIGINT does: nothing more is sent, the manifest is written, and
+   * the result has `status: "interrupted"` and `exit_code` 130.
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * The log's level: pino JSON lines, to `logFile` (or stderr when no file is given).
+   * @default "silent"
+   */
+  readonly logLevel?: LogLevel;
+  /** Append the log's JSON lines to this file instead of stderr. */
+  readonly logFile?: string;
+}
+
+/**
+ * Validates, plans and runs a pipeline, as `assetline run` does: refuses what does not fit (the
+ * result's `exit_code` is 3 and nothing is sent), resumes an earlier run in the same output folder,
+ * downloads every result, and writes manifest.json and report.html. A run that stops (credits,
+ * quota, budget, a refused key, an interrupt) is not an error: `status` and `exit_code` say so.
+ *
+ * @returns `{ status, exit_code, credits_used, requests_sent, steps, manifest }`, plus `reasons`
+ *   when the plan refused the run.
+ * @throws {PipelineInvalidError} the pipeline does not validate (nothing was sent).
+ * @throws {UsageError} no service or key is configured, or the output folder cannot be written.
+ * @throws {LockedError} another run holds the output folder.
+ */
+export async function run(file: string, options: RunOptions = {}): Promise<RunJson> {
+  const cwd = options.cwd ?? process.cwd();
+  const logFile = options.logFile === undefined ? undefined : path.resolve(cwd, options.logFile);
+  const logger = createRunLogger({
+    level: options.logLevel ?? 'silent',
+    write: logFile ? (text) => appendFileSync(logFile, text) : (text) => process.stderr.write(text),
+    readable: false,
+  });
+  const { validation, result } = await runFile(file, {
+    cwd,
+    env: {
+      ...process.env,
+      ...(options.baseUrl !== undefined && { ASSETLINE_BASE_URL: options.baseUrl }),
+      ...(options.apiKey !== undefined && { ASSETLINE_API_KEY: options.apiKey }),
+    },
+    sandbox: options.sandbox ?? false,
+    out: options.out,
+    concurrency: options.concurrency,
+    maxCredits: options.maxCredits,
+    quotaUsed: options.quotaUsed,
+    allowUnpriced: options.allowUnpriced ?? false,
+    fresh: options.fresh ?? false,
+    stateDir: options.stateDir,
+    logger,
+    progress: 'off',
+    signal: options.signal ?? new AbortController().signal,
+  });
+  if (!result) throw new PipelineInvalidError(validation);
+  return runJson(result);
+}
