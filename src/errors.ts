@@ -18,7 +18,7 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
-export type ErrorCode = 'usage' | 'pipeline-invalid' | 'file-unreadable' | 'locked';
+export type ErrorCode = 'usage' | 'pipeline-invalid' | 'file-unreadable' | 'locked' | 'sandbox-unavailable';
 
 export class AssetlineError extends Error {
   readonly code: ErrorCode;

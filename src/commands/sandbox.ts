@@ -9,7 +9,7 @@ import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { loadSandboxConfig, type SandboxConfig } from '../sandbox/sandbox-config.js';
-import { startSandbox } from '../sandbox/sandbox.js';
+import { loadSandbox } from '../sandbox-loader.js';
 
 const HELP = `Usage: assetline sandbox [--port N] [--config F] [--seed N] [--json]
 
@@ -56,6 +56,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     config = { ...config, seed: Number(values.seed) };
   }
 
+  const { startSandbox } = await loadSandbox();
   const sandbox = await startSandbox({ port, config });
   const keys = sandbox.accounts.all().map((account) => ({
     key: account.key,
