@@ -11,12 +11,7 @@ import type { CommandIo } from '../cli/io.js';
 import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
-import { planText } from '../plan/plan-text.js';
-import { publishToGitHub } from '../report/github-run.js';
-import { reportText } from '../report/report-text.js';
-import { runJson } from '../run/run-json.js';
-import { runFile } from '../library/run.js';
-import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
+import { LOG_LEVELS, type LogLevel } from '../run/log-levels.js';
 
 const HELP = `Usage: assetline run <pipeline.yaml> [options]
 
@@ -91,6 +86,11 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     throw new UsageError(`run: --log-level expects one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
   const concurrency = wholeNumber('run', '--concurrency', values.concurrency, 1);
   const [file] = positionals as [string];
+  // Loaded after the options are checked: --help and a usage error load none of the runner.
+  const [{ runFile }, { createRunLogger }] = await Promise.all([
+    import('../library/run.js'),
+    import('../run/run-logger.js'),
+  ]);
   const logFile = values['log-file'] ? path.resolve(io.cwd, values['log-file']) : undefined;
   const logger = createRunLogger({
     level,
@@ -117,6 +117,12 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing was sent\n`);
     return EXIT.invalidPipeline;
   }
+  const [{ planText }, { publishToGitHub }, { reportText }, { runJson }] = await Promise.all([
+    import('../plan/plan-text.js'),
+    import('../report/github-run.js'),
+    import('../report/report-text.js'),
+    import('../run/run-json.js'),
+  ]);
   // Summarised once, by the run, as it wrote the manifest: the terminal and GitHub show the same.
   const { summary } = outcome;
   if (!summary && outcome.exitCode === EXIT.preflightRefused && !values.json) io.stderr(planText(outcome.plan));

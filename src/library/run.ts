@@ -13,7 +13,8 @@ import { formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { DEFAULT_STATE_DIR } from '../plan/plan-file.js';
 import { type RunJson, runJson } from '../run/run-json.js';
-import { createRunLogger, type LogLevel } from '../run/run-logger.js';
+import type { LogLevel } from '../run/log-levels.js';
+import { createRunLogger } from '../run/run-logger.js';
 import { type RunResult, runPipeline } from '../run/run-pipeline.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
 

@@ -1,7 +1,15 @@
 /** What the manifest says of a downloaded file: pixel size for images, duration for audio and video. */
 import { readFile } from 'node:fs/promises';
-import { imageSize } from 'image-size';
 import { mp3Duration } from './mp3-duration.js';
+
+type ImageSize = typeof import('image-size').imageSize;
+
+// image-size is 26 modules: loaded with the first image, not while a run starts.
+let imageSizeLoaded: Promise<ImageSize> | undefined;
+function loadImageSize(): Promise<ImageSize> {
+  imageSizeLoaded ??= import('image-size').then((module) => module.imageSize);
+  return imageSizeLoaded;
+}
 
 export interface MediaInfo {
   readonly width?: number;
@@ -16,7 +24,10 @@ export interface MediaInfo {
  */
 export async function mediaInfo(path: string, mediaType: string, head?: Uint8Array): Promise<MediaInfo> {
   try {
-    if (mediaType.startsWith('image/')) return (head && pixelSize(head)) ?? pixelSize(await readFile(path)) ?? {};
+    if (mediaType.startsWith('image/')) {
+      const imageSize = await loadImageSize();
+      return (head && pixelSize(imageSize, head)) ?? pixelSize(imageSize, await readFile(path)) ?? {};
+    }
     const bytes = await readFile(path);
     if (mediaType === 'audio/mpeg') return { durationSeconds: mp3Duration(bytes) };
     if (mediaType === 'video/mp4') {
@@ -29,7 +40,7 @@ export async function mediaInfo(path: string, mediaType: string, head?: Uint8Arr
   return {};
 }
 
-function pixelSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+function pixelSize(imageSize: ImageSize, bytes: Uint8Array): { width: number; height: number } | undefined {
   try {
     const { width, height } = imageSize(bytes);
     return width > 0 && height > 0 ? { width, height } : undefined;

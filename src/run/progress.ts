@@ -2,8 +2,12 @@
  * Progress while a run works: a bar on a terminal (steps done of total, credits spent of planned,
  * video jobs waiting, time left), and a plain line every few seconds otherwise (cron mail, CI).
  */
-import { Presets, SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
+import type { SingleBar } from 'cli-progress';
 import type { Logger } from 'pino';
+
+// Required only for a bar: a run without a terminal (cron, CI, the library) never loads it.
+const require = createRequire(import.meta.url);
 
 export const LINE_INTERVAL_MS = 10_000;
 
@@ -23,6 +27,7 @@ export class Progress {
   constructor(mode: 'bar' | 'lines' | 'off', total: number, logger: Logger, stream?: NodeJS.WritableStream) {
     this.#logger = logger;
     if (mode === 'bar') {
+      const { Presets, SingleBar } = require('cli-progress') as typeof import('cli-progress');
       this.#bar = new SingleBar(
         {
           stream: stream ?? process.stderr,

@@ -3,12 +3,13 @@
  * terminal. Fields that could hold a key are redacted on principle, though the key is never
  * handed to the logger.
  */
+import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type { LogLevel } from './log-levels.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+// Required only for readable lines on a terminal: cron, CI and --log-file never load it.
+const require = createRequire(import.meta.url);
 
 export interface LoggerOptions {
   readonly level: LogLevel;
@@ -28,6 +29,7 @@ export function createRunLogger(options: LoggerOptions): Logger {
   });
   const base = { level: options.level, redact: { paths: REDACT, censor: '[redacted]' }, base: null };
   if (!options.readable) return pino(base, sink);
+  const pretty = require('pino-pretty') as typeof import('pino-pretty');
   return pino(
     base,
     pretty({ destination: sink, sync: true, colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' }),
