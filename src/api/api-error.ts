@@ -22,9 +22,9 @@ export interface ApiErrorDetails {
 }
 
 /**
- * What a failed request means when it ends a command. Inside a run it never gets that far: the
- * runner records the step as failed (exit 1 through the verdict) or stops the run on it (auth 5,
- * credits and quota 4); these are the same codes, for a request made outside a run.
+ * What a failed request means should it ever end a command. Inside a run it never gets that far:
+ * the runner records the step as failed (exit 1 through the verdict) or stops the run on it (auth
+ * 5, credits and quota 4), and these are the same codes.
  */
 const EXIT_CODES: Readonly<Record<OutcomeKind, number>> = {
   permanent: EXIT.stepsFailed,
