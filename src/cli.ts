@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command, CommandIo } from './cli/io.js';
-import { AssetlineError, EXIT, UsageError } from './errors.js';
+import { AssetlineError, EXIT, exitCodeOf, UsageError } from './errors.js';
 
 const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   validate: () => import('./commands/validate.js'),
@@ -47,14 +47,15 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     const { run } = await load();
     return await run(args, io);
   } catch (error) {
-    if (error instanceof AssetlineError) {
+    const exitCode = exitCodeOf(error);
+    if (exitCode !== EXIT.internal && error instanceof AssetlineError) {
       io.stderr(`assetline: ${error.message}\n`);
-      return error.exitCode;
+      return exitCode;
     }
     io.stderr(
       `assetline: internal error (a bug; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    return EXIT.internal;
+    return exitCode;
   }
 }
 

@@ -289,7 +289,7 @@ export class ApiClient {
               path,
               attempt,
               idempotencyKey: call.idempotencyKey,
-              reason: error.code,
+              reason: error.serviceCode,
             });
           }
           throw error;
@@ -309,7 +309,7 @@ export class ApiClient {
             path,
             attempt,
             delayMs,
-            reason: `${error.status ?? 'no answer'} ${error.code}`,
+            reason: `${error.status ?? 'no answer'} ${error.serviceCode}`,
           }),
       },
     );

@@ -2,6 +2,7 @@
  * The one error the client throws: what was called, what came back, and what it means. Its
  * message is one line a person can act on; the key is never in it (service text is scrubbed).
  */
+import { AssetlineError, EXIT } from '../errors.js';
 import type { OutcomeKind } from './outcome-policy.js';
 
 export interface ApiErrorDetails {
@@ -20,11 +21,28 @@ export interface ApiErrorDetails {
   readonly retryAfterMs?: number | undefined;
 }
 
-export class ApiError extends Error {
+/**
+ * What a failed request means should it ever end a command. Inside a run it never gets that far:
+ * the runner records the step as failed (exit 1 through the verdict) or stops the run on it (auth
+ * 5, credits and quota 4), and these are the same codes.
+ */
+const EXIT_CODES: Readonly<Record<OutcomeKind, number>> = {
+  permanent: EXIT.stepsFailed,
+  transient: EXIT.stepsFailed,
+  auth: EXIT.authFailed,
+  credits: EXIT.stoppedResumable,
+  quota: EXIT.stoppedResumable,
+  // A 429 that kept coming past every wait: the service will not take more now.
+  throttled: EXIT.stoppedResumable,
+};
+
+export class ApiError extends AssetlineError {
+  declare readonly code: 'api-request-failed';
   readonly method: string;
   readonly path: string;
   readonly status: number | undefined;
-  readonly code: string;
+  /** The service's error code, or ours when no usable answer came (see ApiErrorDetails.code). */
+  readonly serviceCode: string;
   readonly serviceMessage: string;
   readonly requestId: string | undefined;
   readonly attempt: number;
@@ -33,12 +51,12 @@ export class ApiError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(details: ApiErrorDetails) {
-    super(describe(details));
+    super('api-request-failed', describe(details), EXIT_CODES[details.kind]);
     this.name = 'ApiError';
     this.method = details.method;
     this.path = details.path;
     this.status = details.status;
-    this.code = details.code;
+    this.serviceCode = details.code;
     this.serviceMessage = details.message;
     this.requestId = details.requestId;
     this.attempt = details.attempt;
@@ -57,7 +75,7 @@ export class ApiError extends Error {
       method: this.method,
       path: this.path,
       status: this.status,
-      code: this.code,
+      code: this.serviceCode,
       message: this.serviceMessage,
       requestId: this.requestId,
       attempt: this.attempt,

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { AssetlineError, EXIT } from '../errors.js';
 import { sniffImage } from '../media/sniff-image.js';
 import { ApiError } from './api-error.js';
 import type { EngineResponse, HttpEngine } from './http-engine.js';
@@ -45,13 +46,17 @@ const CONTENT_TYPES: Readonly<Record<ExpectedMedia, readonly string[]>> = {
 /** Types a file host may use for anything; the magic bytes decide then. */
 const GENERIC_TYPES = ['application/octet-stream', 'binary/octet-stream', ''];
 
-export class ResultExpiredError extends Error {
+/** The file host no longer has the result: the step fails (exit 1), and runs again next time. */
+export class ResultExpiredError extends AssetlineError {
+  declare readonly code: 'result-expired';
   readonly url: string;
   readonly status: number;
 
   constructor(url: string, status: number) {
     super(
+      'result-expired',
       `the result at ${url} is gone (HTTP ${status}): results are kept 24 hours; the step has to run again to make a new one`,
+      EXIT.stepsFailed,
     );
     this.name = 'ResultExpiredError';
     this.url = url;

@@ -7,6 +7,7 @@
  * request_id is kept so the runner can look at abandoned jobs once more at the end.
  */
 import { VIDEO_POLL_INTERVAL_SECONDS } from '../catalog/limits.js';
+import { AssetlineError, EXIT } from '../errors.js';
 import type { VideoParams } from '../pipeline/params/operation-params.js';
 import type { ApiClient, CallOptions, VideoState } from './api-client.js';
 import { ApiError } from './api-error.js';
@@ -34,13 +35,15 @@ export interface VideoDone {
   readonly polls: number;
 }
 
-export class VideoJobError extends Error {
+/** The job ended in `error`, or timed out on every submission: the step fails (exit 1). */
+export class VideoJobError extends AssetlineError {
+  declare readonly code: 'video-job-failed';
   readonly requestId: string;
   readonly requestIds: readonly string[];
   readonly reason: 'error' | 'timeout';
 
   constructor(reason: 'error' | 'timeout', message: string, requestId: string, requestIds: readonly string[]) {
-    super(message);
+    super('video-job-failed', message, EXIT.stepsFailed);
     this.name = 'VideoJobError';
     this.reason = reason;
     this.requestId = requestId;

@@ -8,15 +8,12 @@
  * again by its request_id. Only a settled key (an answer, a definite refusal) moves to a new one.
  */
 import type { ApiClient } from '../api/api-client.js';
-import { ApiError } from '../api/api-error.js';
 import { type ExpectedMedia, ResultExpiredError } from '../api/download.js';
-import { VideoJobError } from '../api/video-job.js';
 import { OPERATION_SPECS } from '../catalog/operations.js';
 import { mediaInfo } from '../media/media-info.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { StepInstance } from '../pipeline/expansion.js';
 import type { OperationCall } from '../pipeline/params/operation-params.js';
-import { affectsWholeDisk, describeStorageError, storageCode } from '../storage-errors.js';
 import { type Answer, callOperation } from './call-operation.js';
 import { type FileHasher, fingerprint, idempotencyKey } from './fingerprint.js';
 import type { InstanceHistory, JournalFile, JournalRecord } from './journal-records.js';
@@ -24,8 +21,9 @@ import { applyRecord, type Journal, JournalWriteError, type JournalState } from 
 import { extensionOf, type OutputLayout } from './output-layout.js';
 import { resolveInputs } from './resolve-inputs.js';
 import type { ResultCache } from './result-cache.js';
-import type { DeferReason, FailureInfo, InstanceOutcome } from './run-outcome.js';
+import type { DeferReason, InstanceOutcome } from './run-outcome.js';
 import { RunStopping } from './run-stop.js';
+import { failureOf, type StopSignal } from './step-failure.js';
 import { creditsOfAnswer } from './settlement.js';
 import { rename } from 'node:fs/promises';
 
@@ -55,9 +53,6 @@ export interface InstanceContext {
   readonly now: () => number;
   readonly signal: AbortSignal;
 }
-
-/** What stops the whole run, if this instance met it. */
-export type StopSignal = 'credits' | 'quota' | 'auth' | 'storage' | undefined;
 
 export async function runInstance(task: InstanceTask, context: InstanceContext): Promise<StopSignal> {
   const { outcome } = task;
@@ -276,15 +271,6 @@ async function download(answer: Answer, task: InstanceTask, context: InstanceCon
   return files;
 }
 
-/** API outcomes that stop the run: the step is deferred, not failed. */
-const STOPS: Readonly<Record<string, DeferReason & StopSignal>> = {
-  credits: 'credits',
-  quota: 'quota',
-  auth: 'auth',
-  // A 429 that kept coming past every wait: the service will not take more now.
-  throttled: 'quota',
-};
-
 async function settleFailure(error: unknown, task: InstanceTask, context: InstanceContext): Promise<StopSignal> {
   const { outcome } = task;
   // Never sent, or cancelled on the wire: the run is stopping. The journal keeps where the step was.
@@ -293,32 +279,27 @@ async function settleFailure(error: unknown, task: InstanceTask, context: Instan
     const reason: unknown = context.signal.reason;
     return defer(outcome, reason === 'auth' || reason === 'internal' ? reason : 'interrupted');
   }
-  if (error instanceof JournalWriteError) {
-    outcome.error = failureOf(error, outcome);
-    return defer(outcome, 'storage', 'storage');
-  }
-  const info = failureOf(error, outcome);
-  if (error instanceof VideoJobError) outcome.requestIds = [...error.requestIds];
-  outcome.error = info;
+  const failure = failureOf(error, outcome);
+  outcome.error = failure.info;
+  if (failure.requestIds) outcome.requestIds = [...failure.requestIds];
   try {
     await record(context, {
       type: 'failed',
       t: context.now(),
       key: task.instance.key,
-      kind: info.kind,
-      status: info.status,
-      code: info.code,
-      message: info.message,
-      request_id: info.requestId,
+      kind: failure.info.kind,
+      status: failure.info.status,
+      code: failure.info.code,
+      message: failure.info.message,
+      request_id: failure.info.requestId,
     });
   } catch (journalError) {
+    // Once a write failed the journal refuses every append with that error: a failure that is
+    // itself a JournalWriteError ends here too, and the run stops.
     if (!(journalError instanceof JournalWriteError)) throw journalError;
     return defer(outcome, 'storage', 'storage');
   }
-  const code = storageCode(error);
-  if (code !== undefined && affectsWholeDisk(code)) return defer(outcome, 'storage', 'storage');
-  const stop = error instanceof ApiError ? STOPS[error.kind] : undefined;
-  if (stop) return defer(outcome, stop, stop);
+  if (failure.stop) return defer(outcome, failure.stop, failure.stop);
   outcome.status = 'failed';
   return undefined;
 }
@@ -327,50 +308,4 @@ function defer(outcome: InstanceOutcome, reason: DeferReason, stop?: StopSignal)
   outcome.status = 'deferred';
   outcome.reason = reason;
   return stop;
-}
-
-function failureOf(error: unknown, outcome: InstanceOutcome): FailureInfo {
-  if (error instanceof ApiError)
-    return {
-      kind: error.kind,
-      status: error.status,
-      code: error.code,
-      message: error.serviceMessage,
-      requestId: error.requestId,
-    };
-  if (error instanceof VideoJobError)
-    return {
-      kind: 'permanent',
-      status: undefined,
-      code: error.reason === 'timeout' ? 'video_timeout' : 'video_error',
-      message: error.message,
-      requestId: error.requestId,
-    };
-  if (error instanceof ResultExpiredError)
-    return {
-      kind: 'permanent',
-      status: error.status,
-      code: 'result_expired',
-      message: error.message,
-      requestId: outcome.requestId,
-    };
-  const storage = error instanceof JournalWriteError ? storageCode(error.cause) : storageCode(error);
-  if (storage !== undefined)
-    return {
-      kind: 'storage',
-      status: undefined,
-      code: storage,
-      message:
-        error instanceof JournalWriteError
-          ? error.message
-          : `${describeStorageError(error)}${outcome.urlExpiresAt === undefined ? '' : '; the answer is kept and the next run downloads it'}`,
-      requestId: outcome.requestId,
-    };
-  return {
-    kind: 'internal',
-    status: undefined,
-    code: 'internal_error',
-    message: error instanceof Error ? error.message : String(error),
-    requestId: undefined,
-  };
 }

@@ -9,6 +9,7 @@
  * results by fingerprint (the cache), then compacted: rewritten to what is still needed.
  */
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { AssetlineError, EXIT } from '../errors.js';
 import type { InstanceHistory, JournalRecord } from './journal-records.js';
 import { describeStorageError } from '../storage-errors.js';
 import { ResultIndex } from './result-index.js';
@@ -20,12 +21,20 @@ export interface JournalState {
   readonly results: ResultIndex;
 }
 
-/** The journal could not be written (disk full, permissions): the run must stop starting work. */
-export class JournalWriteError extends Error {
+/**
+ * The journal could not be written (disk full, permissions): the run must stop starting work, and
+ * a later run resumes it (exit 4).
+ */
+export class JournalWriteError extends AssetlineError {
+  declare readonly code: 'journal-unwritable';
   override readonly cause: unknown;
 
   constructor(cause: unknown) {
-    super(`the journal could not be written: ${describeStorageError(cause)}`);
+    super(
+      'journal-unwritable',
+      `the journal could not be written: ${describeStorageError(cause)}`,
+      EXIT.stoppedResumable,
+    );
     this.name = 'JournalWriteError';
     this.cause = cause;
   }

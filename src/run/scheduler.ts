@@ -18,7 +18,7 @@ import PQueue from 'p-queue';
 import type { Operation } from '../catalog/operations.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
-import type { InstanceTask, Slot, StopSignal } from './instance-runner.js';
+import type { InstanceTask, Slot } from './instance-runner.js';
 import type { OutcomeRow } from './build-manifest.js';
 import {
   type DeferReason,
@@ -28,6 +28,7 @@ import {
   type SkipReason,
 } from './run-outcome.js';
 import { RunStopping, type StopReason } from './run-stop.js';
+import type { StopSignal } from './step-failure.js';
 
 export type { StopReason } from './run-stop.js';
 

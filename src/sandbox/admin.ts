@@ -43,7 +43,7 @@ export async function adminRoute(
     throw new SandboxError('not_found', `no admin route ${route}`);
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    sendJson(response, error.status, errorBody(error.code, error.message, id));
+    sendJson(response, error.status, errorBody(error.serviceCode, error.message, id));
   }
 }
 

@@ -61,7 +61,7 @@ export async function handleRequest(
   const endpoint = endpoints.get(path);
   const isStatus = path === '/v1/video/status' || /^\/v1\/video\/[\w-]+$/.test(path);
   const fail = (error: SandboxError) =>
-    sendJson(response, error.status, errorBody(error.code, error.message, requestId), retryHeaders(error));
+    sendJson(response, error.status, errorBody(error.serviceCode, error.message, requestId), retryHeaders(error));
   if (!endpoint && !isStatus) {
     await drain(request);
     return fail(new SandboxError('not_found', `no endpoint ${request.method} ${path}`));
@@ -79,7 +79,7 @@ export async function handleRequest(
     sendJson(response, status, body, headers);
   };
   const answerError = (error: SandboxError) =>
-    answer(error.status, errorBody(error.code, error.message, requestId), retryHeaders(error));
+    answer(error.status, errorBody(error.serviceCode, error.message, requestId), retryHeaders(error));
 
   try {
     if (!account || account.revoked) {
@@ -138,7 +138,7 @@ export async function handleRequest(
       result = { success: true, ...fields, request_id: requestId };
     } catch (error) {
       status = error instanceof SandboxError ? error.status : 500;
-      if (error instanceof SandboxError) result = errorBody(error.code, error.message, requestId);
+      if (error instanceof SandboxError) result = errorBody(error.serviceCode, error.message, requestId);
       else throw error;
     } finally {
       // Stored before the answer is written: a reset after the work still leaves it for the retry.

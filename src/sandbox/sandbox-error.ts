@@ -4,6 +4,7 @@
  * `{"success": false, "code", "message", "request_id"}` by the server.
  */
 import { OPEN_ITEMS } from '../catalog/open-items.js';
+import { AssetlineError, EXIT } from '../errors.js';
 
 const REFERENCE_CODES = {
   missing_prompt: 400,
@@ -29,15 +30,22 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
 
 export type SandboxErrorCode = keyof typeof REFERENCE_CODES | keyof typeof OPEN_ITEMS.unnamedErrorCodes.sandbox;
 
-export class SandboxError extends Error {
-  readonly code: SandboxErrorCode;
+/**
+ * A refusal the sandbox answers with. It never ends a command: one that escapes the server is a bug
+ * (exit 70).
+ */
+export class SandboxError extends AssetlineError {
+  declare readonly code: 'sandbox-refused';
+  /** The code in the answer's body: the reference's, or the sandbox's own. */
+  readonly serviceCode: SandboxErrorCode;
   readonly status: number;
   /** Seconds, for 429 answers. */
   readonly retryAfter: number | undefined;
 
   constructor(code: SandboxErrorCode, message: string, retryAfter?: number) {
-    super(message);
-    this.code = code;
+    super('sandbox-refused', message, EXIT.internal);
+    this.name = 'SandboxError';
+    this.serviceCode = code;
     this.status = ERROR_STATUS[code] ?? 400;
     this.retryAfter = retryAfter;
   }

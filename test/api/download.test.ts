@@ -37,7 +37,7 @@ describe('download', () => {
     );
     const dir = tempDir();
     await expect(testClient().client.download(FILE, path.join(dir, 'a.png'), 'image')).rejects.toMatchObject({
-      code: 'not_a_result',
+      serviceCode: 'not_a_result',
     });
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -54,7 +54,7 @@ describe('download', () => {
     );
     const dir = tempDir();
     await expect(testClient().client.download(FILE, path.join(dir, 'a.mp3'), 'audio')).rejects.toMatchObject({
-      code: 'too_large',
+      serviceCode: 'too_large',
     });
     expect(readdirSync(dir)).toEqual([]);
   });

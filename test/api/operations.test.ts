@@ -93,7 +93,7 @@ describe('edit, upscale, remove-bg', () => {
       .client.removeBg({ image: { kind: 'file', path: file, shown: 'huge.png' } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'image_too_large', kind: 'permanent', status: undefined });
+    expect(error).toMatchObject({ serviceCode: 'image_too_large', kind: 'permanent', status: undefined });
     expect((error as Error).message).toContain('nothing was sent');
     expect(seen).toHaveLength(0);
   });

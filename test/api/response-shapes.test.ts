@@ -93,7 +93,7 @@ describe('error answers', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 400,
-      code: 'invalid_model',
+      serviceCode: 'invalid_model',
       serviceMessage: 'no such model',
       requestId: 'req_e',
       kind: 'permanent',
@@ -107,7 +107,7 @@ describe('error answers', () => {
   it('treats a 200 with success: false as an error', async () => {
     reply('/v1/tts', { success: false, code: 'missing_text', message: 'text is required' });
     await expect(testClient().client.tts({ text: '', model: 'tts-alpha' })).rejects.toMatchObject({
-      code: 'missing_text',
+      serviceCode: 'missing_text',
     });
   });
 });
@@ -124,7 +124,7 @@ describe('an answer that fits no known shape', () => {
     const error = (await testClient()
       .client.upscale({ image: IMAGE, scale: 2 })
       .catch((e: unknown) => e)) as ApiError;
-    expect(error).toMatchObject({ code: 'unexpected_response', requestId: 'req_odd', kind: 'permanent' });
+    expect(error).toMatchObject({ serviceCode: 'unexpected_response', requestId: 'req_odd', kind: 'permanent' });
     expect(error.message).toContain(
       'the answer has no image_url: looked for image_url, url, image.url, images[0].url, images[0]',
     );

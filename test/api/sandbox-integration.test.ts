@@ -70,11 +70,11 @@ describe('downloads', () => {
     const api = client();
     const image = await api.generate({ prompt: 'x', model: 'eta-v4', num_images: 1, width: 256, height: 256 });
     await expect(api.download(image.urls[0] as string, path.join(tempDir(), 'x.mp4'), 'video')).rejects.toMatchObject({
-      code: 'unexpected_content_type',
+      serviceCode: 'unexpected_content_type',
     });
     await expect(
       api.download('http://cdn.example.com/x.png', path.join(tempDir(), 'x.png'), 'image'),
-    ).rejects.toMatchObject({ code: 'insecure_url' });
+    ).rejects.toMatchObject({ serviceCode: 'insecure_url' });
     await api.close();
   });
 });
@@ -119,7 +119,7 @@ describe('faults and paying once', () => {
       .submitVideo({ prompt: 'p', model: 'delta-2-pro', mode: 'text-to-video' })
       .catch((e: unknown) => e);
     expect(video).toBeInstanceOf(ApiError);
-    expect(video).toMatchObject({ status: 402, code: 'insufficient_credits', kind: 'credits', attempt: 1 });
+    expect(video).toMatchObject({ status: 402, serviceCode: 'insufficient_credits', kind: 'credits', attempt: 1 });
     const stranger = client('sk-not-a-real-key-000');
     await expect(stranger.tts({ text: 't', model: 'tts-alpha' })).rejects.toMatchObject({ status: 401, kind: 'auth' });
     await Promise.all([broke.close(), stranger.close()]);

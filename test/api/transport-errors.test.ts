@@ -58,7 +58,7 @@ async function failure(base: string, engine: EngineName, timeoutMs?: number): Pr
 describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
   it('a refused connection: nothing was sent, so nothing can have been charged', async () => {
     const error = await failure(await closedPort(), engine);
-    expect(error.code).toBe('connection_refused');
+    expect(error.serviceCode).toBe('connection_refused');
     expect(error.ambiguous).toBe(false);
     expect(error.message).toContain('ECONNREFUSED');
   });
@@ -69,7 +69,7 @@ describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
       request.on('end', () => request.socket.destroy());
     });
     const error = await failure(base, engine);
-    expect(error.code).toBe('connection_reset');
+    expect(error.serviceCode).toBe('connection_reset');
     expect(error.ambiguous).toBe(true);
     expect(error.message).not.toContain(KEY);
   });
@@ -77,7 +77,7 @@ describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
   it('no answer within the attempt limit: a timeout, ambiguous', async () => {
     const base = await listen(() => undefined);
     const error = await failure(base, engine, 150);
-    expect(error.code).toBe('timeout');
+    expect(error.serviceCode).toBe('timeout');
     expect(error.ambiguous).toBe(true);
   });
 });
