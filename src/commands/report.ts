@@ -12,8 +12,8 @@ import { loadRun } from '../report/load-run.js';
 import { reportHtml } from '../report/report-html.js';
 import { reportMarkdown } from '../report/report-markdown.js';
 import { reportText } from '../report/report-text.js';
-import { summarize } from '../report/run-summary.js';
-import { writeAtomically } from '../run/manifest-writer.js';
+import { summarize } from '../manifest/manifest-summary.js';
+import { writeAtomically } from '../manifest/manifest-writer.js';
 
 const HELP = `Usage: assetline report <run-dir> [--html|--md]
 

@@ -17,7 +17,7 @@ import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { planText } from '../plan/plan-text.js';
 import { publishToGitHub } from '../report/github-run.js';
 import { reportText } from '../report/report-text.js';
-import { newStepCounts } from '../run/manifest-totals.js';
+import { newStepCounts } from '../manifest/manifest-totals.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';

@@ -8,7 +8,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { FilePosition } from '../pipeline/problem.js';
 import { count, formatNumber } from './format.js';
-import type { RunSummary, StepRef } from './run-summary.js';
+import type { RunSummary, StepRef } from '../manifest/manifest-summary.js';
 
 /** Annotations past these are summed up in one more line; GitHub would drop them anyway. */
 const ERRORS_SHOWN = 9;

@@ -17,7 +17,7 @@ import {
   workflowCommand,
 } from './github-actions.js';
 import { reportMarkdown } from './report-markdown.js';
-import type { RunSummary } from './run-summary.js';
+import type { RunSummary } from '../manifest/manifest-summary.js';
 
 export interface RunForGitHub {
   readonly pipeline: CheckedPipeline;

@@ -8,9 +8,9 @@
  * credits table shows the costliest rows only.
  */
 import { bytes, capitalize, count, duration, fileLine, formatNumber } from './format.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, neverStarted, statusLine } from './run-summary.js';
-import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
+import { type CostLine, neverStarted, type RunSummary, type StepRef } from '../manifest/manifest-summary.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
+import type { Manifest, ManifestStep } from '../manifest/manifest-schema.js';
 
 /** Past this many never-started steps, they are one "Not started" section instead of cards. */
 export const NOT_STARTED_CARDS = 1000;

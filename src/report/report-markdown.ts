@@ -3,8 +3,8 @@
  * (which takes at most 1 MiB per step, so long lists are cut and point to report.html).
  */
 import { capitalize, duration, formatNumber } from './format.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, statusLine } from './run-summary.js';
+import type { CostLine, RunSummary, StepRef } from '../manifest/manifest-summary.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
 const ROWS_SHOWN = 50;
 const ISSUES_SHOWN = 50;

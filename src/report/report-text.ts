@@ -5,8 +5,8 @@
  */
 import { textTable } from '../text/text-table.js';
 import { count, duration, formatNumber, where } from './format.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, statusLine } from './run-summary.js';
+import type { CostLine, RunSummary, StepRef } from '../manifest/manifest-summary.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
 const ROWS_SHOWN = 10;
 const ISSUES_SHOWN = 20;

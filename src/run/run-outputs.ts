@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { type GalleryRow, NOT_STARTED_CARDS, reportHtmlChunks } from '../report/report-html.js';
-import { type RunSummary, SummaryBuilder } from '../report/run-summary.js';
+import { type RunSummary, SummaryBuilder } from '../manifest/manifest-summary.js';
 import {
   addRow,
   type ManifestRow,
@@ -18,9 +18,9 @@ import {
   type RowTotals,
   type RunRecord,
 } from './build-manifest.js';
-import type { Manifest } from './manifest-schema.js';
-import { manifestTextOf, rowLine } from './manifest-json.js';
-import { writeAtomically } from './manifest-writer.js';
+import type { Manifest } from '../manifest/manifest-schema.js';
+import { manifestTextOf, rowLine } from '../manifest/manifest-json.js';
+import { writeAtomically } from '../manifest/manifest-writer.js';
 import type { OutputLayout } from './output-layout.js';
 import type { InstanceOutcome } from './run-outcome.js';
 import { RowSpill } from './row-spill.js';

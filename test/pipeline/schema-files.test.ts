@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pipelineJsonSchema } from '../../src/pipeline/schema/json-schema.js';
 import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
-import { manifestJsonSchema } from '../../src/run/manifest-json-schema.js';
+import { manifestJsonSchema } from '../../src/manifest/manifest-json-schema.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportMarkdown } from '../../src/report/report-markdown.js';
 import { reportText } from '../../src/report/report-text.js';
-import { summarize } from '../../src/report/run-summary.js';
+import { summarize } from '../../src/manifest/manifest-summary.js';
 import { fixtureManifest, fixtureStep, png } from '../helpers/manifest-fixture.js';
 
 describe('reportMarkdown', () => {
