@@ -12,12 +12,13 @@ import { SecretKey } from '../api/secret-key.js';
 import type { CommandIo } from '../cli/io.js';
 import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
+import { newStepCounts } from '../manifest/manifest-totals.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
 import { validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { planText } from '../plan/plan-text.js';
 import { publishToGitHub } from '../report/github-run.js';
 import { reportText } from '../report/report-text.js';
-import { newStepCounts } from '../manifest/manifest-totals.js';
+import { writeRunReport } from '../report/run-report.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';
@@ -149,8 +150,10 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       interrupt: io.signal,
       warnings: result.warnings.map(formatProblem),
     });
-    // Summarised once, by the run, as it wrote the manifest: the terminal and GitHub show the same.
+    // Summarised once, by the run, as it wrote the manifest: the terminal, report.html and GitHub
+    // show the same.
     const { summary } = outcome;
+    const reportPath = await writeRunReport(outcome);
     if (!summary && outcome.exitCode === EXIT.preflightRefused && !values.json) io.stderr(planText(outcome.plan));
     if (values.json) {
       const manifest = summary?.manifest;
@@ -166,9 +169,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         })}\n`,
       );
     } else if (summary) {
-      io.stderr(
-        `\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
-      );
+      io.stderr(`\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${reportPath}\n`);
     }
     await publishToGitHub(io, {
       pipeline,

@@ -55,7 +55,7 @@ export async function* reportHtmlChunks(
 }
 
 /** Many steps never started (a big run stopped early) are one count, not a card each. */
-function collapsesNotStarted(summary: RunSummary): boolean {
+export function collapsesNotStarted(summary: RunSummary): boolean {
   return summary.notStarted.steps > NOT_STARTED_CARDS;
 }
 
