@@ -21,8 +21,6 @@ import { reportText } from '../report/report-text.js';
 import { writeRunReport } from '../report/run-report.js';
 import { createRunLogger, LOG_LEVELS, type LogLevel } from '../run/run-logger.js';
 import { runPipeline } from '../run/run-pipeline.js';
-import { DEFAULT_ACCOUNTS } from '../sandbox/sandbox-config.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
 import { DEFAULT_STATE_DIR } from './plan.js';
 
 const HELP = `Usage: assetline run <pipeline.yaml> [options]
@@ -107,16 +105,18 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   }
   const { pipeline } = result.expansion;
 
-  let sandbox: Sandbox | undefined;
+  let stopSandbox: (() => Promise<void>) | undefined;
   let baseUrl: string;
   let key: SecretKey;
   if (values.sandbox) {
-    // Loaded only when asked for: the sandbox brings sharp and libvips, which a run against the
-    // service does not need in its memory.
+    // Loaded only when asked for (nothing else here imports the sandbox, not even a type): it
+    // brings sharp and libvips, which a run against the service does not need in its memory.
     const { startSandbox } = await import('../sandbox/sandbox.js');
-    sandbox = await startSandbox();
+    const sandbox = await startSandbox();
+    stopSandbox = () => sandbox.stop();
     baseUrl = sandbox.baseUrl;
-    key = new SecretKey(DEFAULT_ACCOUNTS[0]?.key ?? '');
+    // Its first account: the demo one of its default configuration.
+    key = new SecretKey(sandbox.accounts.all()[0]?.key ?? '');
   } else {
     const connection = resolveConnection(io.env, pipeline.api.baseUrl);
     baseUrl = connection.baseUrl;
@@ -144,7 +144,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       concurrency,
       baseUrl,
       key,
-      sandbox: sandbox !== undefined,
+      sandbox: values.sandbox,
       logger,
       progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',
       interrupt: io.signal,
@@ -180,6 +180,6 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     });
     return outcome.exitCode;
   } finally {
-    await sandbox?.stop();
+    await stopSandbox?.();
   }
 }
