@@ -5,7 +5,7 @@
  * library. Checked on the import statements of src/, read as text.
  */
 import { describe, expect, it } from 'vitest';
-import { importGraph, type Imports, reachable } from './import-graph.js';
+import { cycles, importGraph, type Imports, reachable } from './import-graph.js';
 
 const graph = importGraph();
 
@@ -47,5 +47,10 @@ describe('the import graph of src/', () => {
     const reached = [...reachable(graph, 'index.ts', true)];
     expect(reached.filter((file) => file.startsWith('sandbox'))).toEqual([]);
     expect(reached.length).toBeGreaterThan(10);
+  });
+
+  it('has no import cycle inside the sandbox: its handlers take SandboxState, not the server', () => {
+    const sandbox = [...graph.keys()].filter((file) => file.startsWith('sandbox/'));
+    expect(cycles(graph, sandbox)).toEqual([]);
   });
 });
