@@ -5,8 +5,8 @@ import PQueue from 'p-queue';
 import { ApiClient } from '../dist/api/api-client.js';
 import { SecretKey } from '../dist/api/secret-key.js';
 import { validatePipelineFile } from '../dist/pipeline/validate-pipeline.js';
-import { createRunLogger } from '../dist/run/run-logger.js';
 import { writeRunReport } from '../dist/report/run-report.js';
+import { createRunLogger } from '../dist/run/run-logger.js';
 import { runPipeline } from '../dist/run/run-pipeline.js';
 
 const [mode, pipelineFile, outDir, baseUrl, key] = process.argv.slice(2);

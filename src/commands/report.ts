@@ -8,12 +8,12 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
+import { summarize } from '../manifest/manifest-summary.js';
+import { writeAtomically } from '../manifest/manifest-writer.js';
 import { loadRun } from '../report/load-run.js';
 import { reportHtml } from '../report/report-html.js';
 import { reportMarkdown } from '../report/report-markdown.js';
 import { reportText } from '../report/report-text.js';
-import { summarize } from '../manifest/manifest-summary.js';
-import { writeAtomically } from '../manifest/manifest-writer.js';
 
 const HELP = `Usage: assetline report <run-dir> [--html|--md]
 

@@ -7,10 +7,10 @@
  * stopped early shows the steps it never started as one count, not a card each, and the by-row
  * credits table shows the costliest rows only.
  */
-import { bytes, capitalize, count, duration, fileLine, formatNumber } from './format.js';
-import { type CostLine, neverStarted, type RunSummary, type StepRef } from '../manifest/manifest-summary.js';
-import { headlineFigures, lossText, statusLine } from './summary-text.js';
 import type { Manifest, ManifestStep } from '../manifest/manifest-schema.js';
+import { type CostLine, neverStarted, type RunSummary, type StepRef } from '../manifest/manifest-summary.js';
+import { bytes, capitalize, count, duration, fileLine, formatNumber } from './format.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
 /** Past this many never-started steps, they are one "Not started" section instead of cards. */
 export const NOT_STARTED_CARDS = 1000;

@@ -9,8 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ScriptEntry } from './faults.js';
 import { errorBody, sendJson } from './respond.js';
-import type { SandboxState } from './sandbox-state.js';
 import { SandboxError } from './sandbox-error.js';
+import type { SandboxState } from './sandbox-state.js';
 import { settleJobs } from './settle-jobs.js';
 
 export async function adminRoute(

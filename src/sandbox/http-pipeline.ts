@@ -16,8 +16,8 @@ import { videoStatus } from './endpoints/video-status.js';
 import type { FaultPlan, RequestKind } from './faults.js';
 import { serveFile } from './files-route.js';
 import { errorBody, sendJson } from './respond.js';
-import type { SandboxState } from './sandbox-state.js';
 import { SandboxError } from './sandbox-error.js';
+import type { SandboxState } from './sandbox-state.js';
 import { settleJobs } from './settle-jobs.js';
 
 /** JSON bodies up to this size: a 10 MB image as base64 is about 13.4 MB. */

@@ -4,8 +4,8 @@
  * with a 429 and a short Retry-After when the fault layer says so.
  */
 import type { FaultPlan } from '../faults.js';
-import type { SandboxState } from '../sandbox-state.js';
 import { SandboxError } from '../sandbox-error.js';
+import type { SandboxState } from '../sandbox-state.js';
 
 const THROTTLE_RETRY_SECONDS = 5;
 
