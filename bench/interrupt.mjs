@@ -171,7 +171,7 @@ try {
     // Where the time went, from the runner's own log lines (pino's "time"), no instrumentation.
     const at = (t) => (t === undefined ? '-' : `+${((t - r.signalEpoch) / 1000).toFixed(2)} s`);
     console.log(
-      `   ${(r.runMs / 1000).toFixed(1)} s of work before the signal; after it: handler logged ${at(r.log.handler)}, "finished" logged ${at(r.log.finished)} (scheduler drained, manifest and report written), exit +${exitS.toFixed(2)} s; RSS at the signal ${n(r.rssAtSignalMB)} MB`,
+      `   ${(r.runMs / 1000).toFixed(1)} s of work before the signal; after it: handler logged ${at(r.log.handler)}, "finished" logged ${at(r.log.finished)} (scheduler drained, manifest written; report.html is written after it), exit +${exitS.toFixed(2)} s; RSS at the signal ${n(r.rssAtSignalMB)} MB`,
     );
     console.log(
       `   manifest.json ${r.manifest.bytes === undefined ? 'missing' : `${(r.manifest.bytes / 1e6).toFixed(1)} MB, status ${r.manifest.status}`}; report.html ${r.reportBytes === undefined ? 'missing' : `${(r.reportBytes / 1e6).toFixed(1)} MB`}`,

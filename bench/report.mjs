@@ -4,11 +4,11 @@
 // Our targets (the issue asks only that 1,000 rows stay fast): the HTML renders within 10x the
 // manifest's serialisation and weighs under 1.5 KB per asset, so the end of a run stays short and
 // the page small. How fast the page opens is measured in a real browser by the browser test.
+import { manifestSchema } from '../dist/manifest/manifest-schema.js';
+import { summarize } from '../dist/manifest/manifest-summary.js';
+import { countSteps, tallyCredits } from '../dist/manifest/manifest-totals.js';
 import { reportHtml } from '../dist/report/report-html.js';
 import { reportMarkdown } from '../dist/report/report-markdown.js';
-import { summarize } from '../dist/report/run-summary.js';
-import { manifestSchema } from '../dist/run/manifest-schema.js';
-import { countSteps, tallyCredits } from '../dist/run/manifest-totals.js';
 
 const ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 1000);
 const ROUNDS = 7;

@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { ApiClient } from '../dist/api/api-client.js';
 import { SecretKey } from '../dist/api/secret-key.js';
 import { validatePipelineFile } from '../dist/pipeline/validate-pipeline.js';
+import { writeRunReport } from '../dist/report/run-report.js';
 import { createRunLogger } from '../dist/run/run-logger.js';
 import { runPipeline } from '../dist/run/run-pipeline.js';
 
@@ -35,6 +36,8 @@ if (mode === 'runner') {
     interrupt: new AbortController().signal,
     warnings: [],
   });
+  // The report.html that `assetline run` writes after the runner is part of the run's cost.
+  await writeRunReport(result);
   exit = result.exitCode;
   steps = (result.manifest?.totals.steps.done ?? 0) + (result.manifest?.totals.steps.cached ?? 0);
 } else if (mode === 'bare') {

@@ -2,7 +2,7 @@
 // test/schema-files.test.ts fails when a checked-in file is stale.
 import { writeFileSync } from 'node:fs';
 import { pipelineJsonSchema } from '../dist/pipeline/schema/json-schema.js';
-import { manifestJsonSchema } from '../dist/run/manifest-json-schema.js';
+import { manifestJsonSchema } from '../dist/manifest/manifest-json-schema.js';
 
 const schemas = {
   'schemas/pipeline.schema.json': pipelineJsonSchema(),

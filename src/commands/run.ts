@@ -97,7 +97,11 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     write: logFile ? (text) => appendFileSync(logFile, text) : io.stderr,
     readable: !logFile && io.stderrIsTTY,
   });
-  const { validation, result: outcome } = await runFile(file, {
+  const {
+    validation,
+    result: outcome,
+    reportPath,
+  } = await runFile(file, {
     cwd: io.cwd,
     env: io.env,
     sandbox: values.sandbox,
@@ -123,15 +127,14 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     import('../report/report-text.js'),
     import('../run/run-json.js'),
   ]);
-  // Summarised once, by the run, as it wrote the manifest: the terminal and GitHub show the same.
+  // Summarised once, by the run, as it wrote the manifest: the terminal, report.html and GitHub
+  // show the same.
   const { summary } = outcome;
   if (!summary && outcome.exitCode === EXIT.preflightRefused && !values.json) io.stderr(planText(outcome.plan));
   if (values.json) {
     io.stdout(`${JSON.stringify(runJson(outcome))}\n`);
   } else if (summary) {
-    io.stderr(
-      `\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${path.join(path.dirname(outcome.manifestPath ?? ''), 'report.html')}\n`,
-    );
+    io.stderr(`\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${reportPath}\n`);
   }
   await publishToGitHub(io, {
     pipeline: validation.expansion.pipeline,

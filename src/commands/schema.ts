@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
+import { manifestJsonSchema } from '../manifest/manifest-json-schema.js';
 import { pipelineJsonSchema } from '../pipeline/schema/json-schema.js';
-import { manifestJsonSchema } from '../run/manifest-json-schema.js';
 
 const SCHEMAS: Readonly<Record<string, () => object>> = {
   pipeline: pipelineJsonSchema,

@@ -13,10 +13,9 @@ export interface EmbeddedSandbox {
 }
 
 export async function startEmbeddedSandbox(): Promise<EmbeddedSandbox> {
-  const [{ startSandbox }, { DEFAULT_ACCOUNTS }] = await Promise.all([
-    loadSandbox(),
-    import('../sandbox/sandbox-config.js'),
-  ]);
+  const { startSandbox } = await loadSandbox();
   const sandbox = await startSandbox();
-  return { baseUrl: sandbox.baseUrl, key: new SecretKey(DEFAULT_ACCOUNTS[0]?.key ?? ''), stop: () => sandbox.stop() };
+  // Its first account: the demo one of its default configuration.
+  const key = new SecretKey(sandbox.accounts.all()[0]?.key ?? '');
+  return { baseUrl: sandbox.baseUrl, key, stop: () => sandbox.stop() };
 }

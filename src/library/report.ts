@@ -7,9 +7,9 @@ import path from 'node:path';
 import { loadRun, type LoadedRun } from '../report/load-run.js';
 import { reportHtml } from '../report/report-html.js';
 import { type ReportJson, reportJson } from '../report/report-json.js';
-import { type RunSummary, summarize } from '../report/run-summary.js';
-import type { Manifest } from '../run/manifest-schema.js';
-import { writeAtomically } from '../run/manifest-writer.js';
+import { type RunSummary, summarize } from '../manifest/manifest-summary.js';
+import type { Manifest } from '../manifest/manifest-schema.js';
+import { writeAtomically } from '../manifest/manifest-writer.js';
 
 export interface ReportedRun {
   readonly loaded: LoadedRun;

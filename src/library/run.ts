@@ -12,6 +12,7 @@ import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
 import { formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { DEFAULT_STATE_DIR } from '../plan/plan-file.js';
+import { writeRunReport } from '../report/run-report.js';
 import { type RunJson, runJson } from '../run/run-json.js';
 import type { LogLevel } from '../run/log-levels.js';
 import { createRunLogger } from '../run/run-logger.js';
@@ -38,6 +39,8 @@ export interface RanFile {
   readonly validation: ValidationResult;
   /** Undefined when the pipeline is invalid: nothing was sent. */
   readonly result: RunResult | undefined;
+  /** report.html, written after the runner from the summary it made; undefined when refused. */
+  readonly reportPath?: string | undefined;
 }
 
 export async function runFile(file: string, options: RunFileOptions): Promise<RanFile> {
@@ -70,7 +73,7 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
       interrupt: options.signal,
       warnings: validation.warnings.map(formatProblem),
     });
-    return { validation, result };
+    return { validation, result, reportPath: await writeRunReport(result) };
   } finally {
     await sandbox?.stop();
   }

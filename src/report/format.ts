@@ -1,5 +1,5 @@
 /** Numbers as a report shows them: sizes, durations, and a step's media in a few characters. */
-import type { ManifestStep } from '../run/manifest-schema.js';
+import type { ManifestStep } from '../manifest/manifest-schema.js';
 
 export { count, formatNumber } from '../plan/decide.js';
 

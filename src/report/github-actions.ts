@@ -6,9 +6,9 @@
  * error code ("hero: 37 rows failed with content_policy_violation"), most rows first.
  */
 import { appendFile } from 'node:fs/promises';
+import type { RunSummary, StepRef } from '../manifest/manifest-summary.js';
 import type { FilePosition } from '../pipeline/problem.js';
 import { count, formatNumber } from './format.js';
-import type { RunSummary, StepRef } from './run-summary.js';
 
 /** Annotations past these are summed up in one more line; GitHub would drop them anyway. */
 const ERRORS_SHOWN = 9;

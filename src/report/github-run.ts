@@ -4,6 +4,7 @@
  * workflow commands from both), and the Markdown report appended to the job summary.
  */
 import type { CommandIo } from '../cli/io.js';
+import type { RunSummary } from '../manifest/manifest-summary.js';
 import type { CheckedPipeline } from '../pipeline/checked-pipeline.js';
 import { formatProblem, type Problem } from '../pipeline/problem.js';
 import type { Plan } from '../plan/plan-model.js';
@@ -17,7 +18,6 @@ import {
   workflowCommand,
 } from './github-actions.js';
 import { reportMarkdown } from './report-markdown.js';
-import type { RunSummary } from './run-summary.js';
 
 export interface RunForGitHub {
   readonly pipeline: CheckedPipeline;

@@ -4,10 +4,10 @@
  * steps, so a report of a dead run adds up.
  */
 import path from 'node:path';
+import type { Manifest, ManifestStep } from '../manifest/manifest-schema.js';
+import { countSteps, tallyCredits } from '../manifest/manifest-totals.js';
 import { safeSegment } from '../paths/safe-segment.js';
 import { creditsEntry, errorEntry, fileEntry, type InstanceBooks } from '../run/build-manifest.js';
-import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
-import { countSteps, tallyCredits } from '../run/manifest-totals.js';
 import type { JournalRun, JournalStep } from './journal-run.js';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());

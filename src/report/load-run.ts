@@ -7,7 +7,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AssetlineError, EXIT } from '../errors.js';
-import { type Manifest, manifestSchema } from '../run/manifest-schema.js';
+import type { Manifest } from '../manifest/manifest-schema.js';
+import { readManifest } from '../manifest/read-manifest.js';
 import { type LockInfo, lockHolder } from '../run/run-lock.js';
 import { applyJournal, manifestFromJournal } from './journal-manifest.js';
 import { readJournalRun } from './journal-run.js';
@@ -84,37 +85,4 @@ export async function loadRun(target: string, displayTarget = target): Promise<L
 
 function inProgress(holder: LockInfo | undefined): string {
   return `A run is still in progress (process ${holder?.pid}, started ${holder?.started_at}); this is what it has done so far.`;
-}
-
-async function readManifest(file: string): Promise<Manifest | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new RunUnreadableError(`${file}: cannot read: ${(error as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new RunUnreadableError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = manifestSchema.safeParse(data);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 10).map((issue) => `  ${fieldPath(issue.path)}: ${issue.message}`);
-    const more = parsed.error.issues.length > 10 ? `\n  ... and ${parsed.error.issues.length - 10} more` : '';
-    throw new RunUnreadableError(
-      `${file}: not an assetline manifest (see schemas/manifest.schema.json):\n${problems.join('\n')}${more}`,
-    );
-  }
-  return parsed.data;
-}
-
-/** ['rows', 3, 'steps', 0, 'status'] as rows[3].steps[0].status */
-function fieldPath(segments: readonly PropertyKey[]): string {
-  if (segments.length === 0) return '(top level)';
-  return segments
-    .map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${String(segment)}`))
-    .join('');
 }

@@ -7,10 +7,10 @@
  * stopped early shows the steps it never started as one count, not a card each, and the by-row
  * credits table shows the costliest rows only.
  */
+import type { Manifest, ManifestStep } from '../manifest/manifest-schema.js';
+import { type CostLine, neverStarted, type RunSummary, type StepRef } from '../manifest/manifest-summary.js';
 import { bytes, capitalize, count, duration, fileLine, formatNumber } from './format.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, neverStarted, statusLine } from './run-summary.js';
-import type { Manifest, ManifestStep } from '../run/manifest-schema.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
 /** Past this many never-started steps, they are one "Not started" section instead of cards. */
 export const NOT_STARTED_CARDS = 1000;
@@ -55,7 +55,7 @@ export async function* reportHtmlChunks(
 }
 
 /** Many steps never started (a big run stopped early) are one count, not a card each. */
-function collapsesNotStarted(summary: RunSummary): boolean {
+export function collapsesNotStarted(summary: RunSummary): boolean {
   return summary.notStarted.steps > NOT_STARTED_CARDS;
 }
 

@@ -3,7 +3,7 @@
  * The same figures as the text report, in the manifest's names; rows are left to the manifest.
  */
 import type { LoadedRun } from './load-run.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
+import type { CostLine, RunSummary, StepRef } from '../manifest/manifest-summary.js';
 
 function costs(lines: readonly CostLine[]) {
   return Object.fromEntries(lines.map((line) => [line.name, { planned: line.planned, used: line.used }]));

@@ -2,9 +2,9 @@
  * The cost report in Markdown: for `report --md`, a cron mail, and the GitHub Actions job summary
  * (which takes at most 1 MiB per step, so long lists are cut and point to report.html).
  */
+import type { CostLine, RunSummary, StepRef } from '../manifest/manifest-summary.js';
 import { capitalize, duration, formatNumber } from './format.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, statusLine } from './run-summary.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
 const ROWS_SHOWN = 50;
 const ISSUES_SHOWN = 50;

@@ -3,10 +3,10 @@
  * plan, then what needs attention. Long tables are cut to their largest lines; the HTML report
  * and `report --md` have them whole.
  */
+import type { CostLine, RunSummary, StepRef } from '../manifest/manifest-summary.js';
 import { textTable } from '../text/text-table.js';
 import { count, duration, formatNumber, where } from './format.js';
-import type { CostLine, RunSummary, StepRef } from './run-summary.js';
-import { headlineFigures, lossText, statusLine } from './run-summary.js';
+import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
 const ROWS_SHOWN = 10;
 const ISSUES_SHOWN = 20;

@@ -3,10 +3,10 @@
  * a time (from the outcomes of the rows the run started, and on the fly for the rows a stopped run
  * never started), so a run of 100,000 rows is tallied and written without holding its manifest.
  */
+import type { Manifest, ManifestHead, ManifestStep, StepCounts } from '../manifest/manifest-schema.js';
+import { type CreditTally, newCreditTally, newStepCounts, tallyStep } from '../manifest/manifest-totals.js';
 import type { Plan } from '../plan/plan-model.js';
 import type { JournalFile, LostRecord } from './journal-records.js';
-import type { Manifest, ManifestStep, StepCounts } from './manifest-schema.js';
-import { type CreditTally, newCreditTally, newStepCounts, tallyStep } from './manifest-totals.js';
 import type { FailureInfo, InstanceOutcome } from './run-outcome.js';
 import type { RowEntry } from './scheduler.js';
 import { creditsOf } from './settlement.js';
@@ -58,9 +58,6 @@ export interface InstanceBooks {
   readonly paidTotal: number;
   readonly losses: readonly LostRecord[];
 }
-
-/** Everything in a manifest but its rows: what is known once the rows are tallied. */
-export type ManifestHead = Omit<Manifest, 'rows'>;
 
 export interface ManifestRow {
   /** The row's place in the manifest (the HTML report's anchor). */

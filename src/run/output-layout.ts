@@ -29,10 +29,6 @@ export class OutputLayout {
     return path.join(this.dir, 'manifest.json');
   }
 
-  get report(): string {
-    return path.join(this.dir, 'report.html');
-  }
-
   get journal(): string {
     return path.join(this.dir, 'journal.jsonl');
   }

@@ -1,5 +1,5 @@
 /** The contract's `run --json` object (keep the names; fields may be added). */
-import { newStepCounts } from './manifest-totals.js';
+import { newStepCounts } from '../manifest/manifest-totals.js';
 import type { RunResult } from './run-pipeline.js';
 
 export function runJson(result: RunResult) {

@@ -1,13 +1,14 @@
 /**
- * What a run leaves: manifest.json (with its kept copy runs/<run-id>.json) and report.html, and
- * the summary the terminal and GitHub show. Rows are tallied and turned into their manifest lines
- * as they settle, then let go (row-spill.ts), so neither the run nor its end holds 300,000
- * outcomes: the end adds the rows still in memory and those never started, and writes both files
- * as they are made.
+ * What a run leaves: manifest.json (with its kept copy runs/<run-id>.json), and the summary the
+ * terminal, GitHub and report.html show (the `run` command writes report.html from it). Rows are
+ * tallied and turned into their manifest lines as they settle, then let go (row-spill.ts), so
+ * neither the run nor its end holds 300,000 outcomes: the end adds the rows still in memory and
+ * those never started, and writes the manifest as it is made.
  */
 import path from 'node:path';
-import { type GalleryRow, NOT_STARTED_CARDS, reportHtmlChunks } from '../report/report-html.js';
-import { type RunSummary, SummaryBuilder } from '../report/run-summary.js';
+import { manifestTextOf, rowLine } from '../manifest/manifest-json.js';
+import { type RunSummary, SummaryBuilder } from '../manifest/manifest-summary.js';
+import { writeAtomically } from '../manifest/manifest-writer.js';
 import {
   addRow,
   type ManifestRow,
@@ -18,13 +19,20 @@ import {
   type RowTotals,
   type RunRecord,
 } from './build-manifest.js';
-import type { Manifest } from './manifest-schema.js';
-import { manifestTextOf, rowLine } from './manifest-json.js';
-import { writeAtomically } from './manifest-writer.js';
 import type { OutputLayout } from './output-layout.js';
 import type { InstanceOutcome } from './run-outcome.js';
 import { RowSpill } from './row-spill.js';
 import type { RowEntry } from './scheduler.js';
+
+/** What the end of a run wrote the manifest with. */
+export interface ManifestWritten {
+  readonly summary: RunSummary;
+  /**
+   * Rows the run started: the manifest's first rows. A stopped run's manifest lists after them
+   * the rows it never started (the report's gallery leaves those out when they are many).
+   */
+  readonly rowsStarted: number;
+}
 
 export class RunOutputs {
   readonly #layout: OutputLayout;
@@ -62,11 +70,11 @@ export class RunOutputs {
 
   /**
    * The end: the rows still in memory and those never started are tallied too. Returns the exact
-   * step counts, for the verdict, and the writer of both files once the verdict is known.
+   * step counts, for the verdict, and the writer of the manifest once the verdict is known.
    */
   finish(run: RunRecord): {
     readonly totals: RowTotals;
-    readonly write: (final: RunRecord) => Promise<RunSummary>;
+    readonly write: (final: RunRecord) => Promise<ManifestWritten>;
   } {
     const held = new Map<number, ManifestRow>();
     for (const row of heldRows(run)) {
@@ -87,20 +95,12 @@ export class RunOutputs {
         const notStartedLines = function* () {
           for (const row of notStartedRows(final, 0)) yield rowLine(row, blank);
         };
-        // Many steps never started are one count in the report, not a card each: not read at all.
-        const withNotStarted = summary.notStarted.steps <= NOT_STARTED_CARDS;
-        await Promise.all([
-          writeAtomically(
-            this.#layout.manifest,
-            manifestTextOf(head, await this.#spilled(heldLine), notStartedLines()),
-            [this.#layout.runManifest(final.runId)],
-          ),
-          writeAtomically(
-            this.#layout.report,
-            reportHtmlChunks(summary, galleryRows(this.#spill, held, withNotStarted ? final : undefined)),
-          ),
-        ]);
-        return summary;
+        await writeAtomically(
+          this.#layout.manifest,
+          manifestTextOf(head, await this.#spilled(heldLine), notStartedLines()),
+          [this.#layout.runManifest(final.runId)],
+        );
+        return { summary, rowsStarted: this.#spill.written };
       },
     };
   }
@@ -151,28 +151,4 @@ function rowOf(run: RunRecord, index: number, row: RowEntry): ManifestRow {
 /** The rows the run kept in memory to the end. */
 function* heldRows(run: RunRecord): Generator<ManifestRow> {
   for (const [index, row] of run.rows.entries()) if (row) yield rowOf(run, index, row);
-}
-
-/**
- * The gallery's rows: the spilled ones read back, the held ones from memory, then, given `run`,
- * those never started.
- */
-async function* galleryRows(
-  spill: RowSpill,
-  held: ReadonlyMap<number, ManifestRow>,
-  run: RunRecord | undefined,
-): AsyncGenerator<GalleryRow> {
-  let index = 0;
-  const placeholder = '\u0000';
-  for await (const line of spill.lines(() => placeholder)) {
-    if (line === placeholder) {
-      const row = held.get(index) as ManifestRow;
-      yield { index, key: row.key, steps: row.steps };
-    } else {
-      const row = JSON.parse(line) as Manifest['rows'][number];
-      yield { index, key: row.key, steps: row.steps };
-    }
-    index++;
-  }
-  if (run) for (const row of notStartedRows(run, index)) yield { index: row.index, key: row.key, steps: row.steps };
 }

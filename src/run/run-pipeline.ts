@@ -13,11 +13,13 @@ import type { ClientEvents, ServiceRefused } from '../api/client-events.js';
 import type { SecretKey } from '../api/secret-key.js';
 import { RESULT_RETENTION_MS } from '../catalog/limits.js';
 import { EXIT } from '../errors.js';
+import type { Manifest, StepCounts } from '../manifest/manifest-schema.js';
+import type { RunSummary } from '../manifest/manifest-summary.js';
+import { ThrottledWriter } from '../manifest/manifest-writer.js';
 import type { Expansion } from '../pipeline/expansion.js';
 import type { Plan } from '../plan/plan-model.js';
 import { preflight } from '../plan/preflight.js';
 import { priceInstance } from '../plan/price-instance.js';
-import type { RunSummary } from '../report/run-summary.js';
 import { REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
 import { collectAbandoned } from './abandoned-jobs.js';
 import { type InstanceBooks, newRequestCounters, type RequestCounters, type RunRecord } from './build-manifest.js';
@@ -26,13 +28,11 @@ import { FileHasher } from './fingerprint.js';
 import { type InstanceContext, runInstance } from './instance-runner.js';
 import type { Journal, JournalState } from './journal.js';
 import { LedgerFlusher } from './ledger-flusher.js';
-import type { Manifest, StepCounts } from './manifest-schema.js';
-import { ThrottledWriter } from './manifest-writer.js';
 import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { ResultCache } from './result-cache.js';
-import { RunOutputs } from './run-outputs.js';
+import { type ManifestWritten, RunOutputs } from './run-outputs.js';
 import { Scheduler } from './scheduler.js';
 import { paidTotal } from './settlement.js';
 import { settledOrStalled } from './stall-guard.js';
@@ -72,6 +72,10 @@ export interface RunResult {
   /** The run's report, summarised once as its manifest was written; undefined when refused. */
   readonly summary: RunSummary | undefined;
   readonly manifestPath: string | undefined;
+  /** This run's manifest kept as runs/<run-id>.json: a later run never rewrites it. */
+  readonly keptManifestPath: string | undefined;
+  /** Rows the run started: the manifest's first rows (a stopped run lists those it never started after them). */
+  readonly rowsStarted: number | undefined;
   /**
    * The manifest as written, read back from the run's kept copy (runs/<run-id>.json) when first
    * asked for: a big run does not hold its manifest in memory to return it.
@@ -82,7 +86,7 @@ export interface RunResult {
 function runResult(
   exitCode: number,
   plan: Plan,
-  written?: { summary: RunSummary; manifestPath: string; keptPath: string },
+  written?: ManifestWritten & { manifestPath: string; keptPath: string },
 ): RunResult {
   let manifest: Manifest | undefined;
   return {
@@ -90,6 +94,8 @@ function runResult(
     plan,
     summary: written?.summary,
     manifestPath: written?.manifestPath,
+    keptManifestPath: written?.keptPath,
+    rowsStarted: written?.rowsStarted,
     get manifest() {
       if (written) manifest ??= JSON.parse(readFileSync(written.keptPath, 'utf8')) as Manifest;
       return manifest;
@@ -287,20 +293,20 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   await writer.stop();
   let counts: StepCounts;
   let verdictOf: ReturnType<typeof verdict>;
-  let summary: RunSummary;
+  let written: ManifestWritten;
   try {
     // Every row counted, those never started included: exact step counts for the verdict.
     const end = outputs.finish(record({ status: 'running', stoppedBy, exitCode: undefined, finishedAt: undefined }));
     counts = end.totals.steps;
     verdictOf = verdict(stoppedBy, counts, options.interrupt);
-    summary = await end.write(record({ ...verdictOf, stoppedBy, finishedAt: Date.now() }));
+    written = await end.write(record({ ...verdictOf, stoppedBy, finishedAt: Date.now() }));
   } finally {
     await outputs.close();
   }
   const { exitCode, status } = verdictOf;
-  logger.info({ steps: counts, credits: summary.credits.used, requests: counters.sent }, `finished: ${status}`);
+  logger.info({ steps: counts, credits: written.summary.credits.used, requests: counters.sent }, `finished: ${status}`);
   return runResult(exitCode, plan, {
-    summary,
+    ...written,
     manifestPath: layout.manifest,
     keptPath: layout.runManifest(prepared.runId),
   });

@@ -4,7 +4,7 @@
  * is what they wait for); a bug that left the run hanging is the internal-error code, never 0.
  */
 import { EXIT } from '../errors.js';
-import type { Manifest, StepCounts } from './manifest-schema.js';
+import type { Manifest, StepCounts } from '../manifest/manifest-schema.js';
 import type { StopReason } from './run-stop.js';
 
 export interface Verdict {

@@ -9,12 +9,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ScriptEntry } from './faults.js';
 import { errorBody, sendJson } from './respond.js';
-import type { Sandbox } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
+import type { SandboxState } from './sandbox-state.js';
 import { settleJobs } from './settle-jobs.js';
 
 export async function adminRoute(
-  sandbox: Sandbox,
+  sandbox: SandboxState,
   request: IncomingMessage,
   response: ServerResponse,
   path: string,
@@ -47,7 +47,7 @@ export async function adminRoute(
   }
 }
 
-export function accountsJson(sandbox: Sandbox) {
+export function accountsJson(sandbox: SandboxState) {
   return sandbox.accounts.all().map((account) => ({
     name: account.name,
     key: account.key,

@@ -1,10 +1,10 @@
 /** GET /files/<id>.<ext>: the result bytes; 410 once expired, 404 when unknown. No key needed. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, sendJson } from './respond.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxState } from './sandbox-state.js';
 
 export async function serveFile(
-  sandbox: Sandbox,
+  sandbox: SandboxState,
   request: IncomingMessage,
   response: ServerResponse,
   path: string,

@@ -16,8 +16,8 @@ import { videoStatus } from './endpoints/video-status.js';
 import type { FaultPlan, RequestKind } from './faults.js';
 import { serveFile } from './files-route.js';
 import { errorBody, sendJson } from './respond.js';
-import type { Sandbox } from './sandbox.js';
 import { SandboxError } from './sandbox-error.js';
+import type { SandboxState } from './sandbox-state.js';
 import { settleJobs } from './settle-jobs.js';
 
 /** JSON bodies up to this size: a 10 MB image as base64 is about 13.4 MB. */
@@ -29,7 +29,7 @@ const SERVER_ERRORS: Readonly<Record<number, string>> = {
   503: 'service unavailable',
 };
 
-function createEndpoints(sandbox: Sandbox): ReadonlyMap<string, CreateEndpoint> {
+function createEndpoints(sandbox: SandboxState): ReadonlyMap<string, CreateEndpoint> {
   const list = [
     generateEndpoint,
     editEndpoint,
@@ -41,10 +41,10 @@ function createEndpoints(sandbox: Sandbox): ReadonlyMap<string, CreateEndpoint> 
   return new Map(list.map((endpoint) => [endpoint.path, endpoint]));
 }
 
-const endpointsBySandbox = new WeakMap<Sandbox, ReadonlyMap<string, CreateEndpoint>>();
+const endpointsBySandbox = new WeakMap<SandboxState, ReadonlyMap<string, CreateEndpoint>>();
 
 export async function handleRequest(
-  sandbox: Sandbox,
+  sandbox: SandboxState,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -158,7 +158,7 @@ export async function handleRequest(
 
 /** Latency, resets before any work, 5xx answers and stalls. True when the request is finished. */
 async function applyTransportFaults(
-  sandbox: Sandbox,
+  sandbox: SandboxState,
   plan: FaultPlan,
   request: IncomingMessage,
   response: ServerResponse,

@@ -3,7 +3,6 @@
  * the codes the sandbox chose where the reference names none. Thrown by validation, turned into
  * `{"success": false, "code", "message", "request_id"}` by the server.
  */
-import { OPEN_ITEMS } from '../catalog/open-items.js';
 import { AssetlineError, EXIT } from '../errors.js';
 
 const REFERENCE_CODES = {
@@ -23,12 +22,25 @@ const REFERENCE_CODES = {
   rate_limit_exceeded: 429,
 } as const;
 
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
-  ...REFERENCE_CODES,
-  ...OPEN_ITEMS.unnamedErrorCodes.sandbox,
-};
+/**
+ * Conditions the reference implies but names no code for (a prompt over 4,000 characters,
+ * num_images over 4...): the sandbox answers with these.
+ */
+const UNNAMED_CODES = {
+  prompt_too_long: 400,
+  invalid_num_images: 400,
+  invalid_parameter: 400,
+  invalid_duration: 400,
+  invalid_json: 400,
+  request_too_large: 413,
+  job_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+} as const;
 
-export type SandboxErrorCode = keyof typeof REFERENCE_CODES | keyof typeof OPEN_ITEMS.unnamedErrorCodes.sandbox;
+export const ERROR_STATUS: Readonly<Record<string, number>> = { ...REFERENCE_CODES, ...UNNAMED_CODES };
+
+export type SandboxErrorCode = keyof typeof REFERENCE_CODES | keyof typeof UNNAMED_CODES;
 
 /**
  * A refusal the sandbox answers with. It never ends a command: one that escapes the server is a bug

@@ -1,9 +1,9 @@
 /** Complete the video jobs that are due: charge the account, publish the clip. */
 import { resultUrl } from './endpoints/endpoint.js';
 import { renderClip } from './media/clip.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxState } from './sandbox-state.js';
 
-export function settleJobs(sandbox: Sandbox): void {
+export function settleJobs(sandbox: SandboxState): void {
   sandbox.jobs.settle(sandbox.now(), {
     charge: (job) => {
       const account = sandbox.accounts.all().find((candidate) => candidate.name === job.account);

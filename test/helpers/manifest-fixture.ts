@@ -3,8 +3,8 @@
  * whose message holds Markdown and HTML characters, a step sent again without an answer, a
  * deferred step and a skipped one. It is checked against the zod schema as it is built.
  */
-import { type Manifest, type ManifestStep, manifestSchema } from '../../src/run/manifest-schema.js';
-import { countSteps, tallyCredits } from '../../src/run/manifest-totals.js';
+import { type Manifest, type ManifestStep, manifestSchema } from '../../src/manifest/manifest-schema.js';
+import { countSteps, tallyCredits } from '../../src/manifest/manifest-totals.js';
 
 type StepOverrides = Partial<ManifestStep> & Pick<ManifestStep, 'step' | 'status'>;
 

@@ -1,9 +1,10 @@
-/** Run a pipeline in-process against an in-process sandbox, with everything a test looks at. */
+/** Run a pipeline in-process against an in-process sandbox, with everything a test looks at (report.html too). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SecretKey } from '../../src/api/secret-key.js';
 import { formatProblem } from '../../src/pipeline/problem.js';
 import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
+import { writeRunReport } from '../../src/report/run-report.js';
 import { createRunLogger } from '../../src/run/run-logger.js';
 import { type RunOptions, type RunResult, runPipeline } from '../../src/run/run-pipeline.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -61,6 +62,8 @@ export async function runIn(
   });
   // Every manifest a test run writes must fit the schema we publish.
   if (result.manifestPath) assertPublishedManifestFile(result.manifestPath);
+  // As the run command does after the runner.
+  await writeRunReport(result);
   return result;
 }
 

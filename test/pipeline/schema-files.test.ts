@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { manifestJsonSchema } from '../../src/manifest/manifest-json-schema.js';
 import { pipelineJsonSchema } from '../../src/pipeline/schema/json-schema.js';
 import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
-import { manifestJsonSchema } from '../../src/run/manifest-json-schema.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../src/cli/io.js';
 import { run } from '../../src/commands/run.js';
+import { summarize } from '../../src/manifest/manifest-summary.js';
 import { runAnnotations, warningAnnotations, workflowCommand } from '../../src/report/github-actions.js';
-import { summarize } from '../../src/report/run-summary.js';
 import { fixtureManifest, fixtureStep } from '../helpers/manifest-fixture.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
 

@@ -1,8 +1,8 @@
 /** The Markdown report: what a cron mail and a GitHub job summary show, kept stable by a snapshot. */
 import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/manifest/manifest-summary.js';
 import { reportMarkdown } from '../../src/report/report-markdown.js';
 import { reportText } from '../../src/report/report-text.js';
-import { summarize } from '../../src/report/run-summary.js';
 import { fixtureManifest, fixtureStep, png } from '../helpers/manifest-fixture.js';
 
 describe('reportMarkdown', () => {

@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestSchema } from '../../src/run/manifest-schema.js';
+import { manifestSchema } from '../../src/manifest/manifest-schema.js';
 import { FAST_VIDEO, runIn, workspace } from '../helpers/run-harness.js';
-import { sandboxesFor } from '../helpers/sandboxes.js';
 import { DEMO_KEY, sleep, stats } from '../helpers/sandbox-http.js';
+import { sandboxesFor } from '../helpers/sandboxes.js';
 
 const sandboxWith = sandboxesFor({ video: { duration_ms: 100 } });
 

@@ -5,26 +5,14 @@
  * charged for a request the balance cannot cover.
  */
 import type { Operation } from '../../catalog/operations.js';
-import type { FileStore } from '../file-store.js';
 import type { FaultPlan } from '../faults.js';
 import { loadImage } from '../image-source.js';
 import type { Body } from '../request-fields.js';
 import { placeholder } from '../media/placeholder.js';
-import type { VideoJobs } from '../video-jobs.js';
-
-export interface SandboxState {
-  readonly files: FileStore;
-  readonly jobs: VideoJobs;
-  /** The sandbox's own address, for result URLs. */
-  baseUrl: string;
-  /** placeholder: every result is one tiny file made once (benchmarks). */
-  readonly media: 'real' | 'placeholder';
-  now(): number;
-  newId(prefix: string): string;
-}
+import type { EndpointState } from '../sandbox-state.js';
 
 export interface EndpointContext {
-  readonly state: SandboxState;
+  readonly state: EndpointState;
   readonly faults: FaultPlan;
   readonly accountName: string;
   readonly idempotencyKey: string | undefined;
@@ -45,7 +33,7 @@ export interface CreateEndpoint {
 
 /** A file to hand out: registered now, rendered on first download. */
 export function resultUrl(
-  state: SandboxState,
+  state: EndpointState,
   mediaType: 'image/png' | 'audio/mpeg' | 'video/mp4',
   render: () => Promise<Uint8Array>,
 ): string {
@@ -58,6 +46,6 @@ export function resultUrl(
  * The request's image, read as the service would: a data URI (or, for video, plain base64), one of
  * this sandbox's result URLs, or an outside URL standing for a placeholder.
  */
-export function requestImage(state: SandboxState, value: unknown, allowRawBase64 = false): Promise<Uint8Array> {
+export function requestImage(state: EndpointState, value: unknown, allowRawBase64 = false): Promise<Uint8Array> {
   return loadImage(value, { files: state.files, baseUrl: state.baseUrl, now: state.now(), allowRawBase64 });
 }

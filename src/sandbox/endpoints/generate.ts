@@ -1,9 +1,9 @@
 /** POST /v1/generate: images from a prompt, `num_images` of them, of the requested size. */
 import { findModel } from '../../catalog/models.js';
-import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { promptPng } from '../media/prompt-art.js';
 import { type Body, modelOf, optionalInteger, prompt } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
+import { DEFAULT_DIMENSION, GENERATE_DIMENSIONS, NUM_IMAGES_MAX, ULTRA_DIMENSIONS } from '../sandbox-limits.js';
 import { type CreateEndpoint, resultUrl } from './endpoint.js';
 import { resolutionAndQuality, unitCredits } from './model-pricing.js';
 
@@ -16,9 +16,8 @@ export const generateEndpoint: CreateEndpoint = {
     const width = dimension(body, 'width', model);
     const height = dimension(body, 'height', model);
     const count = optionalInteger(body, 'num_images', 'invalid_num_images') ?? 1;
-    const max = OPEN_ITEMS.numImagesMax.sandbox;
-    if (count < 1 || count > max)
-      throw new SandboxError('invalid_num_images', `num_images must be 1 to ${max}, got ${count}`);
+    if (count < 1 || count > NUM_IMAGES_MAX)
+      throw new SandboxError('invalid_num_images', `num_images must be 1 to ${NUM_IMAGES_MAX}, got ${count}`);
     const tier = resolutionAndQuality(body, model);
     const credits = unitCredits(model, tier) * count;
     return {
@@ -35,11 +34,8 @@ export const generateEndpoint: CreateEndpoint = {
 };
 
 function dimension(body: Body, field: 'width' | 'height', model: string): number {
-  const value = optionalInteger(body, field, 'invalid_dimensions') ?? OPEN_ITEMS.defaultDimension.sandbox;
-  const limit =
-    findModel(model)?.id === 'theta-pro-ultra'
-      ? OPEN_ITEMS.generateDimensionsUltra.sandbox
-      : OPEN_ITEMS.generateDimensions.sandbox;
+  const value = optionalInteger(body, field, 'invalid_dimensions') ?? DEFAULT_DIMENSION;
+  const limit = findModel(model)?.id === 'theta-pro-ultra' ? ULTRA_DIMENSIONS : GENERATE_DIMENSIONS;
   if (value < limit.min || value > limit.max || value % limit.multipleOf !== 0) {
     throw new SandboxError(
       'invalid_dimensions',

@@ -1,10 +1,34 @@
-/** Prices the sandbox charges: the catalogue's, and its own table for iota-2 and iota-2-edit. */
+/**
+ * Prices the sandbox charges: the catalogue's published ones, and its own invented table for
+ * iota-2 and iota-2-edit, whose prices the reference does not publish ("varies by resolution and
+ * quality"). The client has no price for them (a pipeline gives one with `pricing:`), so the
+ * table is the sandbox's alone, not the catalogue's.
+ */
 import { findModel, QUALITIES, RESOLUTIONS } from '../../catalog/models.js';
-import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { type Body, optionalString } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
 
-const TIERED: Readonly<Record<string, Readonly<Record<string, number>>>> = OPEN_ITEMS.iotaSandboxCredits.sandbox;
+/** Credits per image (iota-2) or edit (iota-2-edit) by "<resolution>-<quality>": one grid for both. */
+const IOTA_GRID: Readonly<Record<string, number>> = {
+  '1k-low': 150,
+  '1k-medium': 250,
+  '1k-high': 400,
+  '2k-low': 300,
+  '2k-medium': 500,
+  '2k-high': 800,
+  '4k-low': 600,
+  '4k-medium': 1000,
+  '4k-high': 1600,
+};
+
+/** The models priced by resolution and quality, with their prices. */
+const TIERED: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  'iota-2': IOTA_GRID,
+  'iota-2-edit': IOTA_GRID,
+};
+
+/** What a request to a tiered model leaves unset. */
+const TIER_DEFAULTS = { resolution: '1k', quality: 'medium' } as const;
 
 /** "<resolution>-<quality>" for models that take them (defaults 1k, medium), else undefined. */
 export function resolutionAndQuality(body: Body, model: string): string | undefined {
@@ -20,8 +44,8 @@ export function resolutionAndQuality(body: Body, model: string): string | undefi
     }
     return undefined;
   }
-  const r = resolution ?? OPEN_ITEMS.iotaDefaults.sandbox.resolution;
-  const q = quality ?? OPEN_ITEMS.iotaDefaults.sandbox.quality;
+  const r = resolution ?? TIER_DEFAULTS.resolution;
+  const q = quality ?? TIER_DEFAULTS.quality;
   if (!(RESOLUTIONS as readonly string[]).includes(r))
     throw new SandboxError('invalid_parameter', `resolution must be 1k, 2k or 4k, got "${r}"`);
   if (!(QUALITIES as readonly string[]).includes(q))

@@ -1,14 +1,12 @@
 /** POST /v1/tts: an MP3 that grows with the text; its duration in the answer matches the file. */
 import { TEXT_MAX_CHARS } from '../../catalog/limits.js';
 import { DEFAULT_TTS_MODEL, findModel } from '../../catalog/models.js';
-import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { placeholderSpeech } from '../media/placeholder.js';
 import { speak } from '../media/speech.js';
 import { type Body, modelOf, optionalString, requiredText } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
+import { TTS_VOICES } from '../sandbox-limits.js';
 import { type CreateEndpoint, resultUrl } from './endpoint.js';
-
-const VOICES: Readonly<Record<string, readonly string[]>> = OPEN_ITEMS.ttsVoices.sandbox;
 
 export const ttsEndpoint: CreateEndpoint = {
   path: '/v1/tts',
@@ -19,7 +17,7 @@ export const ttsEndpoint: CreateEndpoint = {
     if (length > TEXT_MAX_CHARS)
       throw new SandboxError('text_too_long', `text is ${length} characters; the limit is ${TEXT_MAX_CHARS}`);
     const model = modelOf(body, 'tts', DEFAULT_TTS_MODEL);
-    const voices = VOICES[model] ?? [];
+    const voices = TTS_VOICES[model] ?? [];
     const voice = optionalString(body, 'voice_id') ?? voices[0] ?? 'default';
     if (!voices.includes(voice)) {
       throw new SandboxError(

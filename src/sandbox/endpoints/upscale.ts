@@ -5,10 +5,11 @@ import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { upscaleImage } from '../media/image-ops.js';
 import type { Body } from '../request-fields.js';
 import { SandboxError } from '../sandbox-error.js';
+import { ULTRA_DIMENSIONS } from '../sandbox-limits.js';
 import { type CreateEndpoint, requestImage, resultUrl } from './endpoint.js';
 
 /** The largest side the sandbox will produce: theta-pro-ultra's 8K. */
-const MAX_SIDE = OPEN_ITEMS.generateDimensionsUltra.sandbox.max;
+const MAX_SIDE = ULTRA_DIMENSIONS.max;
 
 export const upscaleEndpoint: CreateEndpoint = {
   path: '/v1/upscale',

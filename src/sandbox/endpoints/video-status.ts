@@ -4,13 +4,13 @@
  * with a 429 and a short Retry-After when the fault layer says so.
  */
 import type { FaultPlan } from '../faults.js';
-import type { Sandbox } from '../sandbox.js';
 import { SandboxError } from '../sandbox-error.js';
+import type { SandboxState } from '../sandbox-state.js';
 
 const THROTTLE_RETRY_SECONDS = 5;
 
 export function videoStatus(
-  sandbox: Sandbox,
+  sandbox: SandboxState,
   account: string,
   path: string,
   body: Record<string, unknown>,

@@ -3,8 +3,14 @@
  * hundreds of megabytes is never one string. The head (everything before `rows`, totals included)
  * is pretty-printed as before; each row is one compact line. JSON.parse reads the same object.
  */
-import type { ManifestHead, ManifestRow } from './build-manifest.js';
-import type { ManifestStep } from './manifest-schema.js';
+import type { ManifestHead, ManifestStep } from './manifest-schema.js';
+
+/** A row as `rows` writes it: its key, its folder and its steps. */
+export interface RowOfSteps {
+  readonly key: string;
+  readonly folder: string;
+  readonly steps: readonly ManifestStep[];
+}
 
 /** Distinct blank steps remembered at most (a pipeline has few steps, models and reasons). */
 const BLANK_CACHE_SIZE = 4096;
@@ -43,7 +49,7 @@ function manifestTop(head: ManifestHead): string {
 }
 
 /** A row as one compact line; `blank` remembers the text of steps that have nothing of their own. */
-export function rowLine(row: ManifestRow, blank: Map<string, string> = new Map()): string {
+export function rowLine(row: RowOfSteps, blank: Map<string, string> = new Map()): string {
   const steps = row.steps.map((step) => stepJson(step, blank)).join(',');
   return `{"key":${JSON.stringify(row.key)},"folder":${JSON.stringify(row.folder)},"steps":[${steps}]}`;
 }

@@ -138,5 +138,7 @@ export const manifestSchema = z.strictObject({
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
+/** Everything in a manifest but its rows: what is known once the rows are tallied. */
+export type ManifestHead = Omit<Manifest, 'rows'>;
 export type ManifestStep = z.infer<typeof stepSchema>;
 export type StepCounts = z.infer<typeof countsSchema>;

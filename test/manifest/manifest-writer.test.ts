@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MANIFEST_INTERVAL_MS, ThrottledWriter, writeAtomically } from '../../src/run/manifest-writer.js';
+import { MANIFEST_INTERVAL_MS, ThrottledWriter, writeAtomically } from '../../src/manifest/manifest-writer.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
 
 afterEach(() => {

@@ -1,0 +1,54 @@
+/**
+ * A manifest read back: whole and checked (readManifest), or row by row as assetline writes it
+ * (readManifestRows), stopping early without reading the rest.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/errors.js';
+import type { Manifest } from '../../src/manifest/manifest-schema.js';
+import { readManifest, readManifestRows } from '../../src/manifest/read-manifest.js';
+import { writeManifestFile } from '../helpers/manifest-file.js';
+import { fixtureManifest } from '../helpers/manifest-fixture.js';
+import { tempDir } from '../helpers/temp-pipeline.js';
+
+/** The manifest written as the runner writes it. */
+function written(manifest: Manifest): Promise<string> {
+  return writeManifestFile(path.join(tempDir(), 'manifest.json'), manifest);
+}
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const list: T[] = [];
+  for await (const item of items) list.push(item);
+  return list;
+}
+
+describe('reading a manifest', () => {
+  it('reads the rows of a written manifest back as they were, in order', async () => {
+    const manifest = fixtureManifest();
+    const file = await written(manifest);
+    expect(await readManifest(file)).toEqual(manifest);
+    expect(await all(readManifestRows(file))).toEqual(manifest.rows);
+  });
+
+  it('reads a manifest without rows, and stops where the reader stops', async () => {
+    expect(await all(readManifestRows(await written(fixtureManifest([]))))).toEqual([]);
+    const manifest = fixtureManifest();
+    const first: string[] = [];
+    for await (const row of readManifestRows(await written(manifest))) {
+      first.push(row.key);
+      if (first.length === 2) break;
+    }
+    expect(first).toEqual(manifest.rows.slice(0, 2).map((row) => row.key));
+  });
+
+  it('says which file is not a manifest as assetline writes it', async () => {
+    const file = path.join(tempDir(), 'manifest.json');
+    writeFileSync(file, JSON.stringify(fixtureManifest()));
+    await expect(all(readManifestRows(file))).rejects.toMatchObject({
+      exitCode: EXIT.usage,
+      message: `${file}: not a manifest as assetline writes it (no rows, or cut short)`,
+    });
+    expect(await readManifest(path.join(tempDir(), 'none.json'))).toBeUndefined();
+  });
+});
