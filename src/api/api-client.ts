@@ -16,14 +16,14 @@ import type {
 import { ApiError } from './api-error.js';
 import type { ClientEvents, RequestKind } from './client-events.js';
 import { type Downloaded, downloadResult, type ExpectedMedia } from './download.js';
-import type { EngineName } from './http-engine.js';
+import { DEFAULT_TIMEOUTS, HttpEngine, type Timeouts } from './http-engine.js';
 import { DEFAULT_IMAGE_LIMIT, imagePayload } from './image-payload.js';
 import { classify } from './outcome-policy.js';
 import type * as z from 'zod';
 import { countValue, type FieldName, ResponseReader, textValue, urlList, urlValue } from './response-fields.js';
 import { type Backoff, REAL_ENVIRONMENT, type RetryEnvironment, withRetries } from './retry.js';
 import type { SecretKey } from './secret-key.js';
-import { DEFAULT_TIMEOUTS, type HttpAnswer, type Timeouts, Transport, retryAfterOf } from './transport.js';
+import { type HttpAnswer, Transport, retryAfterOf } from './transport.js';
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -36,8 +36,6 @@ export interface ClientOptions {
   readonly events?: ClientEvents;
   /** Largest start image for video (the others are 10 MB). */
   readonly videoImageMaxBytes?: number;
-  /** `fetch` lets msw stand in for the service in unit tests; `undici` (default) is the fast one. */
-  readonly engine?: EngineName;
 }
 
 export interface CallOptions {
@@ -103,6 +101,8 @@ interface Where {
 export class ApiClient {
   readonly baseUrl: string;
   readonly api: ResolvedApi;
+  /** One pool of connections for API calls (through the transport, with the key) and downloads (without). */
+  readonly #engine: HttpEngine;
   readonly #transport: Transport;
   readonly #key: SecretKey;
   /** The clock, sleep and random draw every wait goes through (injected in tests). */
@@ -116,13 +116,8 @@ export class ApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.api = options.api;
     this.#key = options.key;
-    this.#transport = new Transport(
-      this.baseUrl,
-      options.key,
-      options.connections,
-      options.timeouts ?? DEFAULT_TIMEOUTS,
-      options.engine,
-    );
+    this.#engine = new HttpEngine(options.connections, options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.#transport = new Transport(this.baseUrl, options.key, this.#engine);
     this.environment = options.environment ?? REAL_ENVIRONMENT;
     this.#events = options.events ?? {};
     this.#reader = new ResponseReader(options.api.responsePaths);
@@ -222,7 +217,7 @@ export class ApiClient {
   /** Fetch a result URL into `destination` (no key is sent to the file host). */
   download(url: string, destination: string, expected: ExpectedMedia, call: CallOptions = {}): Promise<Downloaded> {
     return downloadResult(url, destination, expected, {
-      engine: this.#transport.engine,
+      engine: this.#engine,
       environment: this.environment,
       backoff: this.#backoff(call),
       signal: call.signal,
@@ -231,7 +226,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.#transport.close();
+    await this.#engine.close();
   }
 
   #backoff(call: CallOptions): Backoff {
