@@ -1,19 +1,12 @@
 /**
- * The API client: one typed call per operation. Each builds its body from the step's rendered
- * parameters, sends it (with the Idempotency-Key the runner derived and saved for create calls),
- * retries what may succeed, and parses the answer tolerantly. It holds no concurrency slot while
- * it waits between tries: the caller's `slot` wraps each single attempt.
+ * The API client: one typed call per operation. Each builds its body from its own request
+ * parameters (request-params.ts, onto which the runner maps a step's), sends it (with the
+ * Idempotency-Key the runner derived and saved for create calls), retries what may succeed, and
+ * parses the answer tolerantly. It holds no concurrency slot while it waits between tries: the
+ * caller's `slot` wraps each single attempt.
  */
-import type { ResolvedApi } from '../pipeline/checked-pipeline.js';
-import type {
-  EditParams,
-  GenerateParams,
-  RemoveBgParams,
-  TtsParams,
-  UpscaleParams,
-  VideoParams,
-} from '../pipeline/params/operation-params.js';
 import { ApiError } from './api-error.js';
+import type { ApiSettings } from './api-settings.js';
 import type { ClientEvents, RequestKind } from './client-events.js';
 import { type Downloaded, downloadResult, type ExpectedMedia } from './download.js';
 import { DEFAULT_TIMEOUTS, HttpEngine, type Timeouts } from './http-engine.js';
@@ -21,6 +14,14 @@ import { DEFAULT_IMAGE_LIMIT, imagePayload } from './image-payload.js';
 import { classify } from './outcome-policy.js';
 import type * as z from 'zod';
 import { countValue, type FieldName, ResponseReader, textValue, urlList, urlValue } from './response-fields.js';
+import type {
+  EditRequest,
+  GenerateRequest,
+  RemoveBgRequest,
+  TtsRequest,
+  UpscaleRequest,
+  VideoRequest,
+} from './request-params.js';
 import { type Backoff, REAL_ENVIRONMENT, type RetryEnvironment, withRetries } from './retry.js';
 import type { SecretKey } from './secret-key.js';
 import { type HttpAnswer, Transport, retryAfterOf } from './transport.js';
@@ -28,7 +29,7 @@ import { type HttpAnswer, Transport, retryAfterOf } from './transport.js';
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly key: SecretKey;
-  readonly api: ResolvedApi;
+  readonly api: ApiSettings;
   /** Connections to keep: the run's concurrency. */
   readonly connections: number;
   readonly timeouts?: Timeouts;
@@ -100,7 +101,7 @@ interface Where {
 
 export class ApiClient {
   readonly baseUrl: string;
-  readonly api: ResolvedApi;
+  readonly api: ApiSettings;
   /** One pool of connections for API calls (through the transport, with the key) and downloads (without). */
   readonly #engine: HttpEngine;
   readonly #transport: Transport;
@@ -124,7 +125,7 @@ export class ApiClient {
     this.#videoImageMaxBytes = options.videoImageMaxBytes ?? DEFAULT_IMAGE_LIMIT;
   }
 
-  async generate(params: GenerateParams, call: CallOptions = {}): Promise<ImagesResult> {
+  async generate(params: GenerateRequest, call: CallOptions = {}): Promise<ImagesResult> {
     const { prompt, model, num_images, width, height, resolution, quality } = params;
     const body = { prompt, model, num_images, ...defined({ width, height, resolution, quality }) };
     return this.#create('/v1/generate', body, call, (answer, where) => ({
@@ -133,7 +134,7 @@ export class ApiClient {
     }));
   }
 
-  async edit(params: EditParams, call: CallOptions = {}): Promise<FileResult> {
+  async edit(params: EditRequest, call: CallOptions = {}): Promise<FileResult> {
     const image = await imagePayload(params.image, DEFAULT_IMAGE_LIMIT, 'POST', '/v1/edit');
     const body = {
       prompt: params.prompt,
@@ -147,7 +148,7 @@ export class ApiClient {
     }));
   }
 
-  async upscale(params: UpscaleParams, call: CallOptions = {}): Promise<FileResult> {
+  async upscale(params: UpscaleRequest, call: CallOptions = {}): Promise<FileResult> {
     const image = await imagePayload(params.image, DEFAULT_IMAGE_LIMIT, 'POST', '/v1/upscale');
     return this.#create('/v1/upscale', { image, scale: params.scale }, call, (answer, where) => ({
       ...this.#answered(answer),
@@ -155,7 +156,7 @@ export class ApiClient {
     }));
   }
 
-  async removeBg(params: RemoveBgParams, call: CallOptions = {}): Promise<FileResult> {
+  async removeBg(params: RemoveBgRequest, call: CallOptions = {}): Promise<FileResult> {
     const image = await imagePayload(params.image, DEFAULT_IMAGE_LIMIT, 'POST', '/v1/remove-bg');
     return this.#create('/v1/remove-bg', { image }, call, (answer, where) => ({
       ...this.#answered(answer),
@@ -163,7 +164,7 @@ export class ApiClient {
     }));
   }
 
-  async tts(params: TtsParams, call: CallOptions = {}): Promise<SpeechResult> {
+  async tts(params: TtsRequest, call: CallOptions = {}): Promise<SpeechResult> {
     const body = { text: params.text, model: params.model, ...defined({ voice_id: params.voice_id }) };
     return this.#create('/v1/tts', body, call, (answer, where) => ({
       ...this.#answered(answer),
@@ -172,7 +173,7 @@ export class ApiClient {
     }));
   }
 
-  async submitVideo(params: VideoParams, call: CallOptions = {}): Promise<VideoSubmitted> {
+  async submitVideo(params: VideoRequest, call: CallOptions = {}): Promise<VideoSubmitted> {
     const fields = this.api.video.fieldNames;
     const image = params.image
       ? await imagePayload(params.image, this.#videoImageMaxBytes, 'POST', '/v1/video')
