@@ -1,34 +1,35 @@
 /**
- * The API client: one typed call per operation. Each builds its body from the step's rendered
- * parameters, sends it (with the Idempotency-Key the runner derived and saved for create calls),
- * retries what may succeed, and parses the answer tolerantly. It holds no concurrency slot while
- * it waits between tries: the caller's `slot` wraps each single attempt.
+ * The API client: one typed call per operation. Each builds its body from its own request
+ * parameters (request-params.ts, onto which the runner maps a step's), sends it (with the
+ * Idempotency-Key the runner derived and saved for create calls), retries what may succeed, and
+ * parses the answer tolerantly. It holds no concurrency slot while it waits between tries: the
+ * caller's `slot` wraps each single attempt.
  */
-import type { ResolvedApi } from '../pipeline/checked-pipeline.js';
-import type {
-  EditParams,
-  GenerateParams,
-  RemoveBgParams,
-  TtsParams,
-  UpscaleParams,
-  VideoParams,
-} from '../pipeline/params/operation-params.js';
 import { ApiError } from './api-error.js';
+import type { ApiSettings } from './api-settings.js';
 import type { ClientEvents, RequestKind } from './client-events.js';
 import { type Downloaded, downloadResult, type ExpectedMedia } from './download.js';
-import type { EngineName } from './http-engine.js';
+import { DEFAULT_TIMEOUTS, HttpEngine, type Timeouts } from './http-engine.js';
 import { DEFAULT_IMAGE_LIMIT, imagePayload } from './image-payload.js';
 import { classify } from './outcome-policy.js';
 import type * as z from 'zod';
 import { countValue, type FieldName, ResponseReader, textValue, urlList, urlValue } from './response-fields.js';
+import type {
+  EditRequest,
+  GenerateRequest,
+  RemoveBgRequest,
+  TtsRequest,
+  UpscaleRequest,
+  VideoRequest,
+} from './request-params.js';
 import { type Backoff, REAL_ENVIRONMENT, type RetryEnvironment, withRetries } from './retry.js';
 import type { SecretKey } from './secret-key.js';
-import { DEFAULT_TIMEOUTS, type HttpAnswer, type Timeouts, Transport, retryAfterOf } from './transport.js';
+import { type HttpAnswer, Transport, retryAfterOf } from './transport.js';
 
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly key: SecretKey;
-  readonly api: ResolvedApi;
+  readonly api: ApiSettings;
   /** Connections to keep: the run's concurrency. */
   readonly connections: number;
   readonly timeouts?: Timeouts;
@@ -36,8 +37,6 @@ export interface ClientOptions {
   readonly events?: ClientEvents;
   /** Largest start image for video (the others are 10 MB). */
   readonly videoImageMaxBytes?: number;
-  /** `fetch` lets msw stand in for the service in unit tests; `undici` (default) is the fast one. */
-  readonly engine?: EngineName;
 }
 
 export interface CallOptions {
@@ -102,7 +101,9 @@ interface Where {
 
 export class ApiClient {
   readonly baseUrl: string;
-  readonly api: ResolvedApi;
+  readonly api: ApiSettings;
+  /** One pool of connections for API calls (through the transport, with the key) and downloads (without). */
+  readonly #engine: HttpEngine;
   readonly #transport: Transport;
   readonly #key: SecretKey;
   /** The clock, sleep and random draw every wait goes through (injected in tests). */
@@ -116,20 +117,15 @@ export class ApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.api = options.api;
     this.#key = options.key;
-    this.#transport = new Transport(
-      this.baseUrl,
-      options.key,
-      options.connections,
-      options.timeouts ?? DEFAULT_TIMEOUTS,
-      options.engine,
-    );
+    this.#engine = new HttpEngine(options.connections, options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.#transport = new Transport(this.baseUrl, options.key, this.#engine);
     this.environment = options.environment ?? REAL_ENVIRONMENT;
     this.#events = options.events ?? {};
     this.#reader = new ResponseReader(options.api.responsePaths);
     this.#videoImageMaxBytes = options.videoImageMaxBytes ?? DEFAULT_IMAGE_LIMIT;
   }
 
-  async generate(params: GenerateParams, call: CallOptions = {}): Promise<ImagesResult> {
+  async generate(params: GenerateRequest, call: CallOptions = {}): Promise<ImagesResult> {
     const { prompt, model, num_images, width, height, resolution, quality } = params;
     const body = { prompt, model, num_images, ...defined({ width, height, resolution, quality }) };
     return this.#create('/v1/generate', body, call, (answer, where) => ({
@@ -138,7 +134,7 @@ export class ApiClient {
     }));
   }
 
-  async edit(params: EditParams, call: CallOptions = {}): Promise<FileResult> {
+  async edit(params: EditRequest, call: CallOptions = {}): Promise<FileResult> {
     const image = await imagePayload(params.image, DEFAULT_IMAGE_LIMIT, 'POST', '/v1/edit');
     const body = {
       prompt: params.prompt,
@@ -152,7 +148,7 @@ export class ApiClient {
     }));
   }
 
-  async upscale(params: UpscaleParams, call: CallOptions = {}): Promise<FileResult> {
+  async upscale(params: UpscaleRequest, call: CallOptions = {}): Promise<FileResult> {
     const image = await imagePayload(params.image, DEFAULT_IMAGE_LIMIT, 'POST', '/v1/upscale');
     return this.#create('/v1/upscale', { image, scale: params.scale }, call, (answer, where) => ({
       ...this.#answered(answer),
@@ -160,7 +156,7 @@ export class ApiClient {
     }));
   }
 
-  async removeBg(params: RemoveBgParams, call: CallOptions = {}): Promise<FileResult> {
+  async removeBg(params: RemoveBgRequest, call: CallOptions = {}): Promise<FileResult> {
     const image = await imagePayload(params.image, DEFAULT_IMAGE_LIMIT, 'POST', '/v1/remove-bg');
     return this.#create('/v1/remove-bg', { image }, call, (answer, where) => ({
       ...this.#answered(answer),
@@ -168,7 +164,7 @@ export class ApiClient {
     }));
   }
 
-  async tts(params: TtsParams, call: CallOptions = {}): Promise<SpeechResult> {
+  async tts(params: TtsRequest, call: CallOptions = {}): Promise<SpeechResult> {
     const body = { text: params.text, model: params.model, ...defined({ voice_id: params.voice_id }) };
     return this.#create('/v1/tts', body, call, (answer, where) => ({
       ...this.#answered(answer),
@@ -177,7 +173,7 @@ export class ApiClient {
     }));
   }
 
-  async submitVideo(params: VideoParams, call: CallOptions = {}): Promise<VideoSubmitted> {
+  async submitVideo(params: VideoRequest, call: CallOptions = {}): Promise<VideoSubmitted> {
     const fields = this.api.video.fieldNames;
     const image = params.image
       ? await imagePayload(params.image, this.#videoImageMaxBytes, 'POST', '/v1/video')
@@ -222,7 +218,7 @@ export class ApiClient {
   /** Fetch a result URL into `destination` (no key is sent to the file host). */
   download(url: string, destination: string, expected: ExpectedMedia, call: CallOptions = {}): Promise<Downloaded> {
     return downloadResult(url, destination, expected, {
-      engine: this.#transport.engine,
+      engine: this.#engine,
       environment: this.environment,
       backoff: this.#backoff(call),
       signal: call.signal,
@@ -231,7 +227,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.#transport.close();
+    await this.#engine.close();
   }
 
   #backoff(call: CallOptions): Backoff {

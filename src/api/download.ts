@@ -11,9 +11,10 @@ import path from 'node:path';
 import { AssetlineError, EXIT } from '../errors.js';
 import { sniffImage } from '../media/sniff-image.js';
 import { ApiError } from './api-error.js';
-import type { EngineResponse, HttpEngine } from './http-engine.js';
+import type { HttpEngine } from './http-engine.js';
 import { isLoopbackUrl } from './loopback.js';
 import { classify } from './outcome-policy.js';
+import { requestSignal } from './request-signal.js';
 import { type Backoff, type RetryEnvironment, withRetries } from './retry.js';
 
 export type ExpectedMedia = 'image' | 'audio' | 'video';
@@ -119,10 +120,27 @@ async function downloadOnce(
   attempt: number,
   fail: (code: string, message: string, status?: number) => ApiError,
 ): Promise<Downloaded> {
-  let response: EngineResponse;
+  // The download's own signal, following the run's, undone when it ends (request-signal.ts).
+  const signal = requestSignal(options.signal, undefined);
+  try {
+    return await receive(url, destination, expected, { ...options, signal: signal.signal }, attempt, fail);
+  } finally {
+    signal.dispose();
+  }
+}
+
+async function receive(
+  url: string,
+  destination: string,
+  expected: ExpectedMedia,
+  options: DownloadOptions,
+  attempt: number,
+  fail: (code: string, message: string, status?: number) => ApiError,
+): Promise<Downloaded> {
+  let response: Response;
   try {
     // No Authorization: the key is for the API, not for the file host.
-    response = await options.engine(url, { method: 'GET', headers: {}, signal: options.signal });
+    response = await options.engine.fetch(url, { method: 'GET', headers: {}, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw new ApiError({
@@ -137,42 +155,46 @@ async function downloadOnce(
       ambiguous: false,
     });
   }
+  /** Drop a body that will not be read, so it does not hold its connection (closed if it was still coming). */
+  const discard = async () => {
+    await response.body?.cancel();
+  };
   if (response.status === 404 || response.status === 410 || response.status === 403) {
-    await response.discard();
+    await discard();
     throw new ResultExpiredError(url, response.status);
   }
   if (response.status !== 200) {
-    await response.discard();
+    await discard();
     throw fail(`http_${response.status}`, `download answered HTTP ${response.status}`, response.status);
   }
-  const type = (response.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!CONTENT_TYPES[expected].includes(type) && !GENERIC_TYPES.includes(type)) {
-    await response.discard();
+    await discard();
     throw fail(
       'unexpected_content_type',
       `expected ${expected === 'image' ? 'an image' : expected === 'audio' ? 'audio' : 'a video'}, got content type "${type}"`,
     );
   }
   const limit = options.maxBytes ?? MAX_BYTES[expected];
-  const declared = Number(response.header('content-length') ?? NaN);
+  const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > limit) {
-    await response.discard();
+    await discard();
     throw fail('too_large', `the result is ${declared} bytes; more than the ${limit} accepted`);
   }
 
   const temporary = `${destination}.part-${process.pid}-${++downloads}`;
   const hash = createHash('sha256');
   let size = 0;
-  const headChunks: Buffer[] = [];
+  const headChunks: Uint8Array[] = [];
   let headSize = 0;
   const handle = await openMakingFolder(temporary, options.madeFolders).catch(async (error: unknown) => {
-    await response.discard().catch(() => undefined);
+    await discard().catch(() => undefined);
     throw error;
   });
-  const body = response.stream();
   try {
     // One write per chunk as it comes, awaited, so a slow disk slows the reading (backpressure).
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+    // Leaving the loop early (too large, a failed write) cancels the body.
+    for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
       size += chunk.length;
       if (size > limit) throw fail('too_large', `the result passed ${limit} bytes; stopped reading`);
       if (headSize < HEAD_BYTES) {
@@ -195,7 +217,6 @@ async function downloadOnce(
     await rename(temporary, destination);
     return { path: destination, bytes: size, sha256: hash.digest('hex'), mediaType, head };
   } catch (error) {
-    body.destroy();
     await handle.close().catch(() => undefined);
     await rm(temporary, { force: true });
     if (error instanceof ApiError || options.signal?.aborted) throw error;

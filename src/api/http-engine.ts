@@ -1,84 +1,66 @@
 /**
- * How the client puts a request on the wire. Two engines over one undici Agent:
- *   - `undici` (the default): undici's request(), which costs about a quarter of the CPU of the
- *     platform fetch per request (measured: 0.24 ms against 0.82 ms on Node 20), so a run of
- *     thousands of steps is paced by the service, not by this process;
- *   - `fetch`: the platform fetch with the Agent as its dispatcher, which msw can intercept: the
- *     unit tests use it to stand in for the service.
- * Both answer the same small interface; the transport and downloads do not know which is used.
+ * How the client puts a request on the wire: the platform fetch over one undici Agent, its
+ * dispatcher. The Agent holds as many connections as asked for, keeps them alive longer than the
+ * 5 s between video polls, and has connect, headers and body timeouts. The global fetch is looked
+ * up at each call, so msw (which replaces it) stands in for the service in the unit tests, while
+ * the integration tests and runs go through the same code to a real socket.
+ *
+ * On Node 20 the global fetch is the undici bundled with Node (6.x) and the Agent is the undici
+ * package's (7.x): fetch only calls the Agent's `dispatch` with its handler of the older form,
+ * which the 7.x Agent still takes (tested on real sockets in transport-errors.test.ts). undici's
+ * own `fetch` export would not need that, but msw cannot intercept it.
  */
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { type Agent, request } from 'undici';
+import { Agent } from 'undici';
 
-export type EngineName = 'undici' | 'fetch';
+export interface Timeouts {
+  readonly connectMs: number;
+  /** Time to the answer's headers: generation can take a while. */
+  readonly headersMs: number;
+  /** Longest pause between two pieces of a body: a stalled answer or download fails. */
+  readonly bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 120_000, bodyMs: 120_000 };
+
+/** Longer than the 5 s between two polls of a video job, so a poll finds its connection open. */
+const KEEP_ALIVE_MS = 30_000;
 
 export interface EngineRequest {
   readonly method: 'GET' | 'POST';
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | undefined;
+  /** One request's own signal (request-signal.ts), not a long-lived one: fetch keeps a listener on it. */
   readonly signal?: AbortSignal | undefined;
 }
 
-export interface EngineResponse {
-  readonly status: number;
-  header(name: string): string | null;
-  text(): Promise<string>;
-  /** The body as a Node stream (downloads). */
-  stream(): Readable;
-  /** Read and drop the body, so the connection can be reused. */
-  discard(): Promise<void>;
-}
+export class HttpEngine {
+  readonly #agent: Agent;
 
-export type HttpEngine = (url: string, init: EngineRequest) => Promise<EngineResponse>;
-
-export function createEngine(name: EngineName, agent: Agent): HttpEngine {
-  return name === 'fetch' ? fetchEngine(agent) : undiciEngine(agent);
-}
-
-function undiciEngine(agent: Agent): HttpEngine {
-  return async (url, init) => {
-    const response = await request(url, {
-      method: init.method,
-      headers: init.headers,
-      ...(init.body !== undefined && { body: init.body }),
-      ...(init.signal && { signal: init.signal }),
-      dispatcher: agent,
+  constructor(connections: number, timeouts: Timeouts = DEFAULT_TIMEOUTS) {
+    this.#agent = new Agent({
+      connections,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: 2 * KEEP_ALIVE_MS,
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
     });
-    return {
-      status: response.statusCode,
-      header: (name) => {
-        const value = response.headers[name.toLowerCase()];
-        return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-      },
-      text: () => response.body.text(),
-      stream: () => response.body,
-      discard: () => response.body.dump(),
-    };
-  };
-}
+  }
 
-function fetchEngine(agent: Agent): HttpEngine {
-  return async (url, init) => {
-    const response = await fetch(url, {
-      method: init.method,
-      headers: init.headers,
-      ...(init.body !== undefined && { body: init.body }),
-      ...(init.signal && { signal: init.signal }),
-      // The platform fetch takes an undici dispatcher; its type is not in lib.dom's RequestInit.
-      dispatcher: agent,
-    } as unknown as RequestInit);
-    return {
-      status: response.status,
-      header: (name) => response.headers.get(name),
-      text: () => response.text(),
-      stream: () => {
-        if (!response.body) return Readable.from([]);
-        return Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
-      },
-      discard: async () => {
-        await response.body?.cancel();
-      },
+  /** One request. The caller reads the body or cancels it: a body left alone holds its connection. */
+  fetch(url: string, request: EngineRequest): Promise<Response> {
+    const init = {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined && { body: request.body }),
+      ...(request.signal && { signal: request.signal }),
+      dispatcher: this.#agent,
     };
-  };
+    // The Agent's type is undici 7's; the global fetch's RequestInit names the bundled undici's.
+    return fetch(url, init as unknown as RequestInit);
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
 }

@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { IMAGE_MAX_BYTES } from '../catalog/limits.js';
 import { sniffImage } from '../media/sniff-image.js';
-import type { ImageInput } from '../pipeline/params/image-input.js';
 import { ApiError } from './api-error.js';
+import type { ImageSource } from './request-params.js';
 
 export async function imagePayload(
-  image: ImageInput,
+  image: ImageSource,
   limitBytes: number,
   method: string,
   path: string,
@@ -44,9 +44,6 @@ export async function imagePayload(
       if (!type) throw refuse('invalid_image_format', `${image.shown} is not a PNG, JPEG, WebP or GIF image`);
       return `data:${type};base64,${bytes.toString('base64')}`;
     }
-    case 'output':
-      // The runner swaps step outputs for their URL or downloaded file before calling.
-      throw new Error(`internal: steps.${image.step} output reached the client unresolved`);
   }
 }
 

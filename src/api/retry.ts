@@ -1,11 +1,12 @@
 /**
- * Retries of transient failures with p-retry: full-jitter exponential backoff (a random wait
- * between 0 and min(cap, base x 2^(n-1))), `Retry-After` honoured in both of its formats when the
- * service sends it, and never a wait longer than a minute inside a run. Permanent outcomes, a bad
- * key, spent credits and a spent quota stop at once. Throttling waits without using up an attempt,
- * up to a bound. The clock, the sleep and the random draw are injected so tests control them.
+ * Retries of transient failures, run by p-retry: it makes the tries, and ends the call at once on
+ * what the outcome table says cannot succeed (an AbortError) and when the run's signal aborts.
+ * The waits between tries are ours: full-jitter exponential backoff (a random wait between 0 and
+ * min(cap, base x 2^(n-1))), or `Retry-After` in both of its formats when the service sends it,
+ * never longer than a minute inside a run. Throttling waits without using up a try, up to a bound.
+ * The clock, the sleep and the random draw are injected so tests control them.
  */
-import pRetry from 'p-retry';
+import pRetry, { AbortError } from 'p-retry';
 import { ApiError } from './api-error.js';
 import { isRetryable } from './outcome-policy.js';
 
@@ -64,58 +65,82 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 
 export const REAL_ENVIRONMENT: RetryEnvironment = { sleep: abortableSleep, random: Math.random, now: Date.now };
 
-export async function withRetries<T>(
-  attemptOnce: (attempt: number) => Promise<T>,
-  options: {
-    readonly backoff: Backoff;
-    readonly environment: RetryEnvironment;
-    readonly signal?: AbortSignal | undefined;
-    readonly onRetry?: ((event: RetryEvent) => void) | undefined;
-  },
-): Promise<T> {
+export interface RetryOptions {
+  readonly backoff: Backoff;
+  readonly environment: RetryEnvironment;
+  /** The run's: an abort ends the call at once, whether a try or a wait is under way. */
+  readonly signal?: AbortSignal | undefined;
+  readonly onRetry?: ((event: RetryEvent) => void) | undefined;
+}
+
+/**
+ * The wait before the next try after `error`, or undefined when there is no next try: its kind has
+ * used up its tries (throttled ones count apart), or the service asks for a longer wait than a run
+ * makes. `attempt` counts every try so far, this one included.
+ */
+function nextWait(
+  error: ApiError,
+  attempt: number,
+  throttledWaits: number,
+  backoff: Backoff,
+  random: () => number,
+): number | undefined {
+  const throttled = error.kind === 'throttled';
+  const consumed = attempt - throttledWaits;
+  if (throttled ? throttledWaits > MAX_THROTTLED_WAITS : consumed >= backoff.attempts) return undefined;
+  const delayMs = error.retryAfterMs ?? fullJitter(Math.max(1, consumed), backoff, random);
+  return delayMs > MAX_WAIT_MS ? undefined : delayMs;
+}
+
+export async function withRetries<T>(attemptOnce: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
   const { backoff, environment, signal } = options;
   let throttledWaits = 0;
-  let attempt = 0;
-  /** After a failed try: throw what is final, else wait before the next try. */
-  const afterFailure = async (error: unknown, retriesLeft: number): Promise<void> => {
-    // Anything that is not an ApiError is a bug or an abort: never retried.
-    if (!(error instanceof ApiError) || !isRetryable(error.kind)) throw error;
-    const throttled = error.kind === 'throttled';
-    if (throttled) throttledWaits++;
-    const consumed = attempt - throttledWaits;
-    if (
-      (throttled && throttledWaits > MAX_THROTTLED_WAITS) ||
-      (!throttled && consumed >= backoff.attempts) ||
-      retriesLeft === 0
-    ) {
-      throw error;
-    }
-    const delayMs = error.retryAfterMs ?? fullJitter(Math.max(1, consumed), backoff, environment.random);
-    if (delayMs > MAX_WAIT_MS) throw error;
-    options.onRetry?.({ error, attempt, delayMs });
-    await environment.sleep(delayMs, signal);
-  };
-  const retries = backoff.attempts - 1 + MAX_THROTTLED_WAITS;
-  // The first try runs outside p-retry: nearly every call succeeds at once, and a run makes
-  // thousands, so the common path costs one call, not a retry loop's machinery.
-  signal?.throwIfAborted();
+  /** The wait before the next try, chosen when the last one failed. */
+  let waitMs = 0;
+  /** A try that got its answer: returned even if the run aborts in the same instant (it may be paid for). */
+  let answered: { readonly value: T } | undefined;
   try {
-    attempt++;
-    return await attemptOnce(attempt);
+    return await pRetry(
+      async (attempt) => {
+        try {
+          if (waitMs > 0) await environment.sleep(waitMs, signal);
+          const value = await attemptOnce(attempt);
+          answered = { value };
+          return value;
+        } catch (error) {
+          // The outcome table decides: only what may succeed if sent again goes back to p-retry.
+          // A permanent answer, a refusal, the run's stop gate (RunStopping from the caller's
+          // slot), an abort or a bug ends the call now, with no callback.
+          if (error instanceof ApiError && isRetryable(error.kind)) throw error;
+          throw new AbortError(error as Error);
+        }
+      },
+      {
+        // Every retry there may be: the step's own and the throttled ones (nextWait keeps each to its bound).
+        retries: backoff.attempts - 1 + MAX_THROTTLED_WAITS,
+        // p-retry's own wait (minTimeout x factor^n, at random x1 to x2) can neither draw full
+        // jitter nor honour a Retry-After: it is off, and the try waits the one chosen below.
+        minTimeout: 0,
+        ...(signal && { signal }),
+        onFailedAttempt: ({ error }) => {
+          if (error instanceof ApiError && error.kind === 'throttled') throttledWaits++;
+        },
+        shouldRetry: ({ error, attemptNumber }) => {
+          // Anything but an ApiError here is the run's abort, met by p-retry between tries.
+          if (!(error instanceof ApiError)) return false;
+          const delayMs = nextWait(error, attemptNumber, throttledWaits, backoff, environment.random);
+          if (delayMs === undefined) return false;
+          waitMs = delayMs;
+          options.onRetry?.({ error, attempt: attemptNumber, delayMs });
+          return true;
+        },
+      },
+    );
   } catch (error) {
-    await afterFailure(error, retries);
+    // p-retry looks at the signal once more after a try succeeds.
+    if (answered) return answered.value;
+    // An abort ends the call with the run's own reason (p-retry wraps a reason that is not an Error).
+    if (signal?.aborted) throw signal.reason;
+    throw error;
   }
-  return pRetry(
-    async () => {
-      attempt++;
-      return attemptOnce(attempt);
-    },
-    {
-      retries: retries - 1,
-      minTimeout: 0,
-      maxTimeout: 0,
-      ...(signal && { signal }),
-      onFailedAttempt: ({ error, retriesLeft }) => afterFailure(error, retriesLeft),
-    },
-  );
 }

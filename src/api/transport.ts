@@ -1,25 +1,14 @@
 /**
- * HTTP for the client: one undici Agent (as many connections as asked for, keep-alive
- * longer than the 5 s between video polls, connect, headers and body timeouts) driven by an engine
- * (http-engine.ts: undici's request, or the platform fetch that msw can intercept). The key is added
- * to the request here, at dispatch, and nowhere else. Failures without an answer become ApiErrors
- * that say whether the request may have been done anyway (ambiguous) or never left (refused).
+ * API requests for the client, over the HTTP engine (http-engine.ts). The key is added to the
+ * request here, at dispatch, and nowhere else. Failures without an answer become ApiErrors that say
+ * whether the request may have been done anyway (ambiguous) or never left (refused).
  */
-import { Agent } from 'undici';
-import { createEngine, type EngineName, type HttpEngine } from './http-engine.js';
 import { ApiError } from './api-error.js';
+import type { HttpEngine } from './http-engine.js';
 import { classify } from './outcome-policy.js';
+import { requestSignal } from './request-signal.js';
 import { parseRetryAfter } from './retry.js';
 import type { SecretKey } from './secret-key.js';
-
-export interface Timeouts {
-  readonly connectMs: number;
-  /** Time to the answer's headers: generation can take a while. */
-  readonly headersMs: number;
-  readonly bodyMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 120_000, bodyMs: 120_000 };
 
 export interface HttpAnswer {
   readonly status: number;
@@ -52,33 +41,18 @@ const NOT_SENT = new Set([
 
 export class Transport {
   readonly baseUrl: string;
-  readonly dispatcher: Agent;
-  readonly engine: HttpEngine;
   readonly #key: SecretKey;
+  readonly #engine: HttpEngine;
 
-  constructor(
-    baseUrl: string,
-    key: SecretKey,
-    connections: number,
-    timeouts: Timeouts = DEFAULT_TIMEOUTS,
-    engine: EngineName = 'undici',
-  ) {
+  constructor(baseUrl: string, key: SecretKey, engine: HttpEngine) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#key = key;
-    this.dispatcher = new Agent({
-      connections,
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 60_000,
-      connect: { timeout: timeouts.connectMs },
-      headersTimeout: timeouts.headersMs,
-      bodyTimeout: timeouts.bodyMs,
-    });
-    this.engine = createEngine(engine, this.dispatcher);
+    this.#engine = engine;
   }
 
   async send(options: SendOptions): Promise<HttpAnswer> {
-    // undici refuses such a header deep in its pool, and the connection it took is never given
-    // back: after a few, every request waits forever. Refuse it here, sent to no one.
+    // fetch would refuse such a header with a bare TypeError, read below as a broken connection
+    // (ambiguous, retried). It is a bad key: refuse it here, sent to no one.
     const keyProblem = this.#key.headerProblem();
     if (keyProblem) {
       throw new ApiError({
@@ -96,30 +70,26 @@ export class Transport {
     const headers: Record<string, string> = { accept: 'application/json', authorization: this.#key.authorization() };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-    const linked = linkedSignal(options.signal, options.timeoutMs);
+    const signal = requestSignal(options.signal, options.timeoutMs);
     try {
-      const response = await this.engine(`${this.baseUrl}${options.path}`, {
+      const response = await this.#engine.fetch(`${this.baseUrl}${options.path}`, {
         method: options.method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: linked.signal,
+        signal: signal.signal,
       });
       const text = await response.text();
-      return { status: response.status, header: response.header, json: parseJson(text) };
+      return { status: response.status, header: (name) => response.headers.get(name), json: parseJson(text) };
     } catch (error) {
-      throw this.#noAnswer(error, options, linked.timedOut());
+      throw this.#noAnswer(error, options, signal.timedOut());
     } finally {
-      linked.dispose();
+      signal.dispose();
     }
-  }
-
-  async close(): Promise<void> {
-    await this.dispatcher.close();
   }
 
   #noAnswer(error: unknown, options: SendOptions, attemptTimedOut: boolean): ApiError | unknown {
     if (options.signal?.aborted) return options.signal.reason ?? error;
-    // fetch wraps the network error in `cause`; undici's request throws it as is.
+    // fetch wraps undici's network error (and its code) in `cause`.
     // A DOMException (an abort, a time limit) has a numeric legacy `code`: only strings count.
     const outer = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } };
     const code = [outer.cause?.code, outer.code, outer.name].find((value) => typeof value === 'string') ?? '';
@@ -143,38 +113,6 @@ export class Transport {
       ambiguous: sent,
     });
   }
-}
-
-/**
- * One signal for one request: the caller's (the run's) and the attempt's own time limit, undone
- * when the request ends. AbortSignal.any with AbortSignal.timeout per request leaves a timer and a
- * listener on the long-lived run signal for every request ever sent.
- */
-export interface LinkedSignal {
-  readonly signal: AbortSignal | undefined;
-  readonly dispose: () => void;
-  readonly timedOut: () => boolean;
-}
-
-export function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number | undefined): LinkedSignal {
-  if (timeoutMs === undefined) return { signal: parent, dispose: () => undefined, timedOut: () => false };
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException('the attempt took too long', 'TimeoutError'));
-  }, timeoutMs);
-  const onAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) onAbort();
-  else parent?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    },
-    timedOut: () => timedOut,
-  };
 }
 
 function parseJson(text: string): unknown {

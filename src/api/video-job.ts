@@ -8,11 +8,11 @@
  */
 import { VIDEO_POLL_INTERVAL_SECONDS } from '../catalog/limits.js';
 import { AssetlineError, EXIT } from '../errors.js';
-import type { VideoParams } from '../pipeline/params/operation-params.js';
 import type { ApiClient, CallOptions, VideoState } from './api-client.js';
 import { ApiError } from './api-error.js';
 import { isLoopbackUrl } from './loopback.js';
 import { pollDelays } from './poll-schedule.js';
+import type { VideoRequest } from './request-params.js';
 
 /** Submissions of one step at most: the first and this many after timeouts. */
 export const MAX_RESUBMITS = 2;
@@ -56,7 +56,7 @@ export function resubmitKey(key: string | undefined, submission: number): string
   return key === undefined || submission === 1 ? key : `${key}/resubmit-${submission - 1}`;
 }
 
-export async function runVideoJob(client: ApiClient, params: VideoParams, call: VideoJobCall): Promise<VideoDone> {
+export async function runVideoJob(client: ApiClient, params: VideoRequest, call: VideoJobCall): Promise<VideoDone> {
   const requestIds: string[] = [...(call.resume ?? [])];
   let polls = 0;
   let current = requestIds.at(-1);

@@ -1,12 +1,16 @@
 /**
  * The API call of each operation, picked from a table: what the runner sends for a step and the
- * answer it keeps (result URLs, request_id, credits). Video is a job: submitted, its request_id
- * saved before polling, polled to the end (or resumed from a job an earlier run submitted).
+ * answer it keeps (result URLs, request_id, credits). A step's parameters are mapped onto the
+ * client's request types here (its image, by now a URL, a data URI or a file). Video is a job:
+ * submitted, its request_id saved before polling, polled to the end (or resumed from a job an
+ * earlier run submitted).
  */
 import type { ApiClient, CallOptions } from '../api/api-client.js';
+import type { ImageSource, VideoRequest } from '../api/request-params.js';
 import { runVideoJob } from '../api/video-job.js';
 import type { Operation } from '../catalog/operations.js';
-import type { OperationCall } from '../pipeline/params/operation-params.js';
+import type { ImageInput } from '../pipeline/params/image-input.js';
+import type { OperationCall, VideoParams } from '../pipeline/params/operation-params.js';
 import type { InstanceOutcome } from './run-outcome.js';
 
 export interface Answer {
@@ -36,14 +40,14 @@ const CALLS: { readonly [O in Operation]: Caller<O> } = {
     const result = await client.generate(params, options);
     return { urls: result.urls, requestId: result.requestId, creditsUsed: result.creditsUsed };
   },
-  edit: async (params, { client, options }) => single(await client.edit(params, options)),
-  upscale: async (params, { client, options }) => single(await client.upscale(params, options)),
-  'remove-bg': async (params, { client, options }) => single(await client.removeBg(params, options)),
+  edit: async (params, { client, options }) => single(await client.edit(withSendable(params), options)),
+  upscale: async (params, { client, options }) => single(await client.upscale(withSendable(params), options)),
+  'remove-bg': async (params, { client, options }) => single(await client.removeBg(withSendable(params), options)),
   tts: async (params, { client, options }) => single(await client.tts(params, options)),
   video: async (params, { client, options, resume, outcome, onSubmitted }) => {
     outcome.requestIds = [...resume];
     outcome.requestId = resume.at(-1);
-    const done = await runVideoJob(client, params, {
+    const done = await runVideoJob(client, videoRequest(params), {
       ...options,
       resume,
       onSubmitted: async (requestId, submittedKey) => {
@@ -67,4 +71,18 @@ export function callOperation(call: OperationCall, context: CallContext): Promis
 
 function single(result: { url: string; requestId: string | undefined; creditsUsed: number | undefined }): Answer {
   return { urls: [result.url], requestId: result.requestId, creditsUsed: result.creditsUsed };
+}
+
+/** The image as the client sends it: an earlier step's output was resolved (resolve-inputs.ts) by now. */
+function sendable(image: ImageInput): ImageSource {
+  if (image.kind === 'output') throw new Error(`internal: steps.${image.step} output reached the client unresolved`);
+  return image;
+}
+
+function withSendable<P extends { readonly image: ImageInput }>(params: P): Omit<P, 'image'> & { image: ImageSource } {
+  return { ...params, image: sendable(params.image) };
+}
+
+function videoRequest({ image, ...rest }: VideoParams): VideoRequest {
+  return image ? { ...rest, image: sendable(image) } : rest;
 }

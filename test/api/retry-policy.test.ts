@@ -6,7 +6,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/api/api-error.js';
-import { fullJitter, parseRetryAfter } from '../../src/api/retry.js';
+import { abortableSleep, fullJitter, parseRetryAfter } from '../../src/api/retry.js';
 import { BASE, mockService, testClient } from '../helpers/api-harness.js';
 
 beforeAll(() => mockService.listen({ onUnhandledRequest: 'error' }));
@@ -111,6 +111,45 @@ describe('the retry table', () => {
     const { client } = testClient();
     await expect(client.tts({ text: 't', model: 'tts-alpha' }, { attempts: 2 })).rejects.toMatchObject({ attempt: 2 });
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('what ends the tries early', () => {
+  it('waits out throttling even on a step with no retries: it does not use up a try', async () => {
+    const seen = sequence('/v1/tts', [status(429, { 'retry-after': '7' }), ok]);
+    const { client, recorded } = testClient();
+    expect(await client.tts({ text: 't', model: 'tts-alpha' }, { attempts: 1 })).toMatchObject({ requestId: 'req_ok' });
+    expect(seen).toHaveLength(2);
+    expect(recorded.sleeps).toEqual([7000]);
+  });
+
+  it("a retry the caller's slot refuses (the run's stop gate) ends the call with that refusal", async () => {
+    class Stopping extends Error {}
+    const seen = sequence('/v1/tts', [status(503), ok]);
+    const { client, recorded } = testClient();
+    let slots = 0;
+    const slot = <T>(request: () => Promise<T>): Promise<T> =>
+      ++slots > 1 ? Promise.reject(new Stopping()) : request();
+    await expect(client.tts({ text: 't', model: 'tts-alpha' }, { slot })).rejects.toBeInstanceOf(Stopping);
+    expect(seen).toHaveLength(1);
+    expect(recorded.events.filter((e) => e.type === 'retry')).toHaveLength(1);
+  });
+
+  it("the run's abort during a wait ends the call at once with the run's reason: nothing more is sent", async () => {
+    const seen = sequence('/v1/tts', [status(503), ok]);
+    const run = new AbortController();
+    const { client } = testClient({
+      environment: {
+        sleep: (ms, signal) => {
+          run.abort('interrupted');
+          return abortableSleep(ms, signal);
+        },
+        random: () => 0.5,
+        now: Date.now,
+      },
+    });
+    await expect(client.tts({ text: 't', model: 'tts-alpha' }, { signal: run.signal })).rejects.toBe('interrupted');
+    expect(seen).toHaveLength(1);
   });
 });
 

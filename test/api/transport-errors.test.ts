@@ -1,13 +1,14 @@
 /**
- * Failures without an answer, through both engines on real sockets: whether the request may have
- * been done (ambiguous, so a create call must not be resent without its idempotency key) or
- * never left (refused) decides what the runner may retry.
+ * Failures without an answer, on real sockets through the client's one HTTP engine (the platform
+ * fetch over an undici Agent): whether the request may have been done (ambiguous, so a create call
+ * must not be resent without its idempotency key) or never left (refused) decides what the runner
+ * may retry.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/api-error.js';
-import type { EngineName } from '../../src/api/http-engine.js';
+import { DEFAULT_TIMEOUTS, HttpEngine, type Timeouts } from '../../src/api/http-engine.js';
 import { SecretKey } from '../../src/api/secret-key.js';
 import { Transport } from '../../src/api/transport.js';
 
@@ -35,8 +36,9 @@ async function closedPort(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-async function failure(base: string, engine: EngineName, timeoutMs?: number): Promise<ApiError> {
-  const transport = new Transport(base, new SecretKey(KEY), 1, undefined, engine);
+async function failure(base: string, timeoutMs?: number, timeouts: Timeouts = DEFAULT_TIMEOUTS): Promise<ApiError> {
+  const engine = new HttpEngine(1, timeouts);
+  const transport = new Transport(base, new SecretKey(KEY), engine);
   try {
     await transport.send({
       method: 'POST',
@@ -50,14 +52,14 @@ async function failure(base: string, engine: EngineName, timeoutMs?: number): Pr
     expect(error).toBeInstanceOf(ApiError);
     return error as ApiError;
   } finally {
-    await transport.close();
+    await engine.close();
   }
   throw new Error('the request succeeded');
 }
 
-describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
+describe('failures without an answer', () => {
   it('a refused connection: nothing was sent, so nothing can have been charged', async () => {
-    const error = await failure(await closedPort(), engine);
+    const error = await failure(await closedPort());
     expect(error.serviceCode).toBe('connection_refused');
     expect(error.ambiguous).toBe(false);
     expect(error.message).toContain('ECONNREFUSED');
@@ -68,7 +70,7 @@ describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
       request.resume();
       request.on('end', () => request.socket.destroy());
     });
-    const error = await failure(base, engine);
+    const error = await failure(base);
     expect(error.serviceCode).toBe('connection_reset');
     expect(error.ambiguous).toBe(true);
     expect(error.message).not.toContain(KEY);
@@ -76,7 +78,25 @@ describe.each(['undici', 'fetch'] as const)('with the %s engine', (engine) => {
 
   it('no answer within the attempt limit: a timeout, ambiguous', async () => {
     const base = await listen(() => undefined);
-    const error = await failure(base, engine, 150);
+    const error = await failure(base, 150);
+    expect(error.serviceCode).toBe('timeout');
+    expect(error.ambiguous).toBe(true);
+  });
+
+  it('no headers within the headers timeout: a timeout, ambiguous', async () => {
+    const base = await listen(() => undefined);
+    const error = await failure(base, undefined, { ...DEFAULT_TIMEOUTS, headersMs: 150 });
+    expect(error.serviceCode).toBe('timeout');
+    expect(error.ambiguous).toBe(true);
+  });
+
+  it('an answer that stalls halfway through its body: a timeout, ambiguous', async () => {
+    const base = await listen((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"success":');
+    });
+    const error = await failure(base, undefined, { ...DEFAULT_TIMEOUTS, bodyMs: 150 });
     expect(error.serviceCode).toBe('timeout');
     expect(error.ambiguous).toBe(true);
   });

@@ -76,7 +76,6 @@ describe('a video job', () => {
       key: new SecretKey('k'),
       api: resolvedApi({ pollIntervalSeconds: 0.05, pollIntervalMaxSeconds: 0.05 }),
       connections: 1,
-      engine: 'fetch',
       environment: { sleep: async (ms) => void recorded.sleeps.push(ms), random: () => 0.5, now: Date.now },
     });
     mockService.use(

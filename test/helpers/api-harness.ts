@@ -1,4 +1,7 @@
-/** A client wired for unit tests: msw stands in for the service, waits are recorded, not slept. */
+/**
+ * A client wired for unit tests: msw stands in for the service (it replaces the global fetch the
+ * client sends through), waits are recorded, not slept.
+ */
 import { setupServer } from 'msw/node';
 import { ApiClient, type ClientOptions } from '../../src/api/api-client.js';
 import type { ClientEvents } from '../../src/api/client-events.js';
@@ -58,8 +61,6 @@ export function testClient(options: Partial<ClientOptions> = {}): { client: ApiC
     key: new SecretKey(KEY),
     api: resolvedApi(),
     connections: 4,
-    // msw intercepts the platform fetch, not undici's own request().
-    engine: 'fetch',
     environment,
     events,
     ...options,
