@@ -40,23 +40,33 @@ if (mode === 'runner') {
   await writeRunReport(result);
   exit = result.exitCode;
   steps = (result.manifest?.totals.steps.done ?? 0) + (result.manifest?.totals.steps.cached ?? 0);
-} else if (mode === 'bare') {
+} else if (mode === 'bare' || mode === 'bare-fetch') {
   // The floor: the same requests and downloads with nothing around them (no journal, no retries,
-  // no manifest, no checks): undici at the same concurrency, each result written where the
-  // contract puts it (a folder per row), as one plain write.
+  // no manifest, no checks) at the same concurrency, each result written where the contract puts
+  // it (a folder per row), as one plain write. `bare` sends with undici's request(), the cheapest
+  // engine there is; `bare-fetch` with the runner's own engine, the platform fetch over an Agent.
   const { Agent, request } = await import('undici');
   const { mkdir, writeFile } = await import('node:fs/promises');
   const { pipeline } = expansion;
   const agent = new Agent({ connections: pipeline.concurrency.total * 2 });
   const queue = new PQueue({ concurrency: pipeline.concurrency.total });
+  const send =
+    mode === 'bare'
+      ? async (url, init) => {
+          const response = await request(url, { ...init, dispatcher: agent });
+          return { json: () => response.body.json(), bytes: () => response.body.arrayBuffer() };
+        }
+      : async (url, init) => {
+          const response = await fetch(url, { ...init, dispatcher: agent });
+          return { json: () => response.json(), bytes: () => response.arrayBuffer() };
+        };
   await mkdir(outDir, { recursive: true });
   await Promise.all(
     Array.from({ length: expansion.counts.rows }, async (_, row) => {
       const instance = expansion.instance(row, 0);
       const answer = await queue.add(async () => {
-        const response = await request(`${baseUrl}/v1/generate`, {
+        const response = await send(`${baseUrl}/v1/generate`, {
           method: 'POST',
-          dispatcher: agent,
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify({
             model: instance.params.model,
@@ -66,10 +76,10 @@ if (mode === 'runner') {
             height: 256,
           }),
         });
-        return response.body.json();
+        return response.json();
       });
-      const file = await request(answer.images[0].url, { dispatcher: agent });
-      const bytes = Buffer.from(await file.body.arrayBuffer());
+      const file = await send(answer.images[0].url, { method: 'GET' });
+      const bytes = Buffer.from(await file.bytes());
       const folder = path.join(outDir, expansion.rowKeys[row]);
       await mkdir(folder);
       await writeFile(path.join(folder, 's0.png'), bytes);
