@@ -12,7 +12,6 @@ import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
 import { formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { DEFAULT_STATE_DIR } from '../plan/plan-file.js';
-import { writeRunReport } from '../report/run-report.js';
 import { type RunJson, runJson } from '../run/run-json.js';
 import type { LogLevel } from '../run/log-levels.js';
 import { createRunLogger } from '../run/run-logger.js';
@@ -73,6 +72,9 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
       interrupt: options.signal,
       warnings: validation.warnings.map(formatProblem),
     });
+    // Loaded after the run: the report's modules (and the manifest schema the gallery reads back
+    // with) need not hold up the first request.
+    const { writeRunReport } = await import('../report/run-report.js');
     return { validation, result, reportPath: await writeRunReport(result) };
   } finally {
     await sandbox?.stop();
