@@ -1,4 +1,4 @@
 import { afterAll } from 'vitest';
-import { removeTempDirs } from './helpers/temp-pipeline.js';
+import { removeTempDirs } from './helpers/temp-dir.js';
 
 afterAll(removeTempDirs);

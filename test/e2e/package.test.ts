@@ -83,9 +83,11 @@ describe('installed from the tarball', () => {
     expect((await install('--omit=optional')).code).toBe(0);
     expect(existsSync(path.join(app, 'node_modules/sharp'))).toBe(false);
 
-    const validate = await spawnIn(app, 'npx', ['assetline', 'validate', 'pipelines/demo.yaml']);
+    // The installed bin itself (npx is used below, once: it adds a second or so to each call).
+    const bin = path.join(app, 'node_modules/.bin/assetline');
+    const validate = await spawnIn(app, bin, ['validate', 'pipelines/demo.yaml']);
     expect(validate).toMatchObject({ code: 0, stdout: expect.stringContaining('valid: 1 row x 6 steps') });
-    const sandbox = await spawnIn(app, 'npx', ['assetline', 'run', 'pipelines/demo.yaml', '--sandbox']);
+    const sandbox = await spawnIn(app, bin, ['run', 'pipelines/demo.yaml', '--sandbox']);
     expect(sandbox.code).toBe(2);
     expect(sandbox.stderr).toContain('the sandbox needs the package "sharp"');
     expect(sandbox.stderr).toContain('npm install sharp');

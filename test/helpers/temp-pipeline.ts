@@ -1,22 +1,11 @@
 /** Write a pipeline (and the files it reads) into a fresh temp folder and validate it. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatProblem } from '../../src/pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
+import { tempDir } from './temp-dir.js';
 
-const made: string[] = [];
-
-/** A fresh folder, removed after the test file (test/setup.ts). */
-export function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'assetline-test-'));
-  made.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { tempDir } from './temp-dir.js';
 
 export async function validateYaml(
   yaml: string,
