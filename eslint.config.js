@@ -28,6 +28,7 @@ export default tseslint.config(
         URL: 'readonly',
         AbortController: 'readonly',
         Buffer: 'readonly',
+        fetch: 'readonly',
       },
     },
   },
