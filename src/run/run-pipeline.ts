@@ -36,7 +36,8 @@ import { type ManifestWritten, RunOutputs } from './run-outputs.js';
 import { Scheduler } from './scheduler.js';
 import { paidTotal } from './settlement.js';
 import { settledOrStalled } from './stall-guard.js';
-import { STOP_MESSAGES, verdict } from './verdict.js';
+import type { StopReason } from './run-stop.js';
+import { STOP_MESSAGES, type Verdict, verdict } from './verdict.js';
 
 /** The books of an instance the journal has never seen (most of a big run stopped early). */
 const NO_BOOKS: InstanceBooks = { paidTotal: 0, losses: [] };
@@ -291,18 +292,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   await client.close();
 
   await writer.stop();
-  let counts: StepCounts;
-  let verdictOf: ReturnType<typeof verdict>;
-  let written: ManifestWritten;
-  try {
-    // Every row counted, those never started included: exact step counts for the verdict.
-    const end = outputs.finish(record({ status: 'running', stoppedBy, exitCode: undefined, finishedAt: undefined }));
-    counts = end.totals.steps;
-    verdictOf = verdict(stoppedBy, counts, options.interrupt);
-    written = await end.write(record({ ...verdictOf, stoppedBy, finishedAt: Date.now() }));
-  } finally {
-    await outputs.close();
-  }
+  const { verdictOf, counts, written } = await writeFinalManifest(outputs, stoppedBy, options.interrupt, record);
   const { exitCode, status } = verdictOf;
   logger.info({ steps: counts, credits: written.summary.credits.used, requests: counters.sent }, `finished: ${status}`);
   return runResult(exitCode, plan, {
@@ -310,6 +300,27 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     manifestPath: layout.manifest,
     keptPath: layout.runManifest(prepared.runId),
   });
+}
+
+/**
+ * The run's verdict, from exact step counts (every row, those never started included), and the
+ * manifest that records it: written once, at the end, whatever stopped the run.
+ */
+async function writeFinalManifest(
+  outputs: RunOutputs,
+  stoppedBy: StopReason | undefined,
+  interrupt: AbortSignal,
+  record: (verdictOf: Pick<RunRecord, 'status' | 'stoppedBy' | 'exitCode' | 'finishedAt'>) => RunRecord,
+): Promise<{ verdictOf: Verdict; counts: StepCounts; written: ManifestWritten }> {
+  try {
+    const end = outputs.finish(record({ status: 'running', stoppedBy, exitCode: undefined, finishedAt: undefined }));
+    const counts = end.totals.steps;
+    const verdictOf = verdict(stoppedBy, counts, interrupt);
+    const written = await end.write(record({ ...verdictOf, stoppedBy, finishedAt: Date.now() }));
+    return { verdictOf, counts, written };
+  } finally {
+    await outputs.close();
+  }
 }
 
 /** The client's events: counted for the manifest, added to the ledger, logged. */
