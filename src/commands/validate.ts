@@ -7,8 +7,9 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
-import { compareProblems, formatProblem, type Problem } from '../pipeline/problem.js';
+import { compareProblems, formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
+import { validationJson } from '../pipeline/validation-json.js';
 
 const HELP = `Usage: assetline validate <pipeline.yaml>... [--json]
 
@@ -37,10 +38,10 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   for (const file of positionals) {
     results.push(await validatePipelineFile(path.resolve(io.cwd, file), { displayPath: file }));
   }
-  const valid = results.every((result) => result.errors.length === 0);
-  if (values.json) io.stdout(`${JSON.stringify({ valid, files: results.map(toJson) }, null, 2)}\n`);
+  const json = validationJson(results);
+  if (values.json) io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   else for (const result of results) io.stdout(toText(result));
-  return valid ? EXIT.ok : EXIT.invalidPipeline;
+  return json.valid ? EXIT.ok : EXIT.invalidPipeline;
 }
 
 function toText(result: ValidationResult): string {
@@ -60,15 +61,4 @@ function summary(result: ValidationResult): string {
   const skipped = skippedWhen + skippedUpstream;
   const skips = skipped > 0 ? ` (${skipped} skipped by when:)` : '';
   return `${result.file}: valid: ${plural(rows, 'row')} x ${plural(steps, 'step')} = ${plural(instances, 'step instance')}${skips}${warnings}`;
-}
-
-function toJson(result: ValidationResult) {
-  const problem = (p: Problem) => ({ severity: p.severity, code: p.code, message: p.message, ...p.location });
-  return {
-    file: result.file,
-    valid: result.errors.length === 0,
-    errors: result.errors.map(problem),
-    warnings: result.warnings.map(problem),
-    counts: result.expansion?.counts ?? null,
-  };
 }

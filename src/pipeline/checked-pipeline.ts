@@ -10,6 +10,7 @@ import {
   VIDEO_POLL_INTERVAL_SECONDS,
   VIDEO_POLL_TIMEOUT_SECONDS,
 } from '../catalog/limits.js';
+import type { ApiSettings } from '../api/api-settings.js';
 import { OPEN_ITEMS } from '../catalog/open-items.js';
 import type { Operation } from '../catalog/operations.js';
 import type { PipelineInput } from './schema/pipeline-schema.js';
@@ -51,24 +52,13 @@ export interface CheckedStep {
   readonly dependsOn: readonly string[];
 }
 
-export interface ResolvedApi {
+/** The `api:` block resolved: what the client needs (ApiSettings), and what planning needs too. */
+export interface ResolvedApi extends ApiSettings {
   readonly plan: PlanName;
   /** Requests per rolling 24 hours: the explicit `quota:`, else the plan's; null only if neither is known. */
   readonly dailyQuota: number | null;
   readonly baseUrl: string | undefined;
-  readonly video: {
-    readonly statusMethod: 'POST' | 'GET';
-    readonly statusPath: string;
-    readonly fieldNames: { readonly aspect_ratio: string; readonly duration: string };
-    readonly pollIntervalSeconds: number;
-    readonly pollIntervalMaxSeconds: number;
-    readonly expectedSeconds: number;
-    readonly timeoutSeconds: number;
-    readonly onTimeout: 'resubmit' | 'keep-polling' | 'fail';
-  };
-  readonly retry: { readonly baseSeconds: number; readonly capSeconds: number };
-  /** Extra places to look for answer fields (api.response_paths), tried first. */
-  readonly responsePaths: Readonly<Record<string, string>>;
+  readonly video: ApiSettings['video'] & { readonly expectedSeconds: number };
 }
 
 export interface DimensionLimit {
