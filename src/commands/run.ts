@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
 import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
-import { compareProblems, formatProblem } from '../pipeline/problem.js';
+import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
 import { LOG_LEVELS, type LogLevel } from '../run/log-levels.js';
 
 const HELP = `Usage: assetline run <pipeline.yaml> [options]
@@ -117,8 +117,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     signal: io.signal,
   });
   if (!outcome || !validation.expansion) {
-    const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);
-    io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing was sent\n`);
+    // Every problem, then "<file>: invalid, nothing was sent": what the library throws, printed.
+    io.stderr(`${new PipelineInvalidError(validation).message}\n`);
     return EXIT.invalidPipeline;
   }
   const [{ planText }, { publishToGitHub }, { reportText }, { runJson }] = await Promise.all([
