@@ -107,8 +107,16 @@ describe('installed from the tarball', () => {
       spawnIn(app, 'npx', ['assetline', 'run', 'pipelines/demo.yaml', '--sandbox', '--out', 'out-cli', '--json']),
       spawnIn(app, process.execPath, ['nightly.mjs']),
     ]);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'complete', exit_code: 0, credits_used: 2610 });
+    expect(JSON.parse(cli.stdout)).toMatchObject({
+      status: 'complete',
+      exit_code: 0,
+      credits_used: 2610,
+      steps: { done: 6 },
+    });
     expect(cli.code).toBe(0);
+    // Real files, with no key set (spawnIn clears ASSETLINE_API_KEY and ASSETLINE_BASE_URL).
+    for (const file of ['hero.png', 'hero-2.png', 'recolor.png', 'big.png', 'cutout.png', 'teaser.mp4', 'voice.mp3'])
+      expect(existsSync(path.join(app, 'out-cli/demo/DEMO-1', file))).toBe(true);
     expect(example.stdout).toContain('complete: 2610 credits, 7 requests');
     expect(example.code).toBe(0);
     for (const out of ['out-cli', 'out']) {
