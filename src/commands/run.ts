@@ -101,6 +101,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     validation,
     result: outcome,
     reportPath,
+    assetsPath,
   } = await runFile(file, {
     cwd: io.cwd,
     env: io.env,
@@ -134,7 +135,9 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   if (values.json) {
     io.stdout(`${JSON.stringify(runJson(outcome))}\n`);
   } else if (summary) {
-    io.stderr(`\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${reportPath}\n`);
+    io.stderr(
+      `\n${reportText(summary)}\nmanifest ${outcome.manifestPath}\nreport   ${reportPath}\nassets   ${assetsPath}\n`,
+    );
   }
   await publishToGitHub(io, {
     pipeline: validation.expansion.pipeline,

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { loadRun, type LoadedRun } from '../report/load-run.js';
+import { ASSETS_CSV } from '../report/assets-csv.js';
 import { reportHtml } from '../report/report-html.js';
 import { type ReportJson, reportJson } from '../report/report-json.js';
 import { type RunSummary, summarize } from '../manifest/manifest-summary.js';
@@ -31,7 +32,8 @@ export async function reportRun(
   const htmlFile = fromRuns
     ? path.join(loaded.dir, 'runs', `${loaded.manifest.run_id}.html`)
     : path.join(loaded.dir, 'report.html');
-  await writeAtomically(htmlFile, reportHtml(summary, loaded.notes));
+  // assets.csv sits in the output folder, beside report.html and above runs/.
+  await writeAtomically(htmlFile, reportHtml(summary, loaded.notes, fromRuns ? `../${ASSETS_CSV}` : ASSETS_CSV));
   return { loaded, summary, htmlFile };
 }
 

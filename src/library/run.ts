@@ -40,6 +40,8 @@ export interface RanFile {
   readonly result: RunResult | undefined;
   /** report.html, written after the runner from the summary it made; undefined when refused. */
   readonly reportPath?: string | undefined;
+  /** assets.csv, the results as a sheet; undefined when refused. */
+  readonly assetsPath?: string | undefined;
 }
 
 export async function runFile(file: string, options: RunFileOptions): Promise<RanFile> {
@@ -74,8 +76,16 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
     });
     // Loaded after the run: the report's modules (and the manifest schema the gallery reads back
     // with) need not hold up the first request.
-    const { writeRunReport } = await import('../report/run-report.js');
-    return { validation, result, reportPath: await writeRunReport(result) };
+    const [{ writeRunReport }, { writeAssetsCsv }] = await Promise.all([
+      import('../report/run-report.js'),
+      import('../report/assets-csv.js'),
+    ]);
+    const reportPath = await writeRunReport(result);
+    const assetsPath =
+      result.keptManifestPath === undefined || result.manifestPath === undefined
+        ? undefined
+        : await writeAssetsCsv(result.keptManifestPath, path.dirname(result.manifestPath), validation.expansion);
+    return { validation, result, reportPath, assetsPath };
   } finally {
     await sandbox?.stop();
   }

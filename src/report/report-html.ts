@@ -9,6 +9,7 @@
  */
 import type { Manifest, ManifestStep } from '../manifest/manifest-schema.js';
 import { type CostLine, neverStarted, type RunSummary, type StepRef } from '../manifest/manifest-summary.js';
+import { ASSETS_CSV } from './assets-csv.js';
 import { bytes, capitalize, count, duration, fileLine, formatNumber } from './format.js';
 import { headlineFigures, lossText, statusLine } from './summary-text.js';
 
@@ -30,11 +31,15 @@ export interface GalleryRow {
 }
 
 /** The whole page as one string: for `assetline report --html` and tests. */
-export function reportHtml(summary: RunSummary<Manifest>, notes: readonly string[] = []): string {
+export function reportHtml(
+  summary: RunSummary<Manifest>,
+  notes: readonly string[] = [],
+  sheetHref: string = ASSETS_CSV,
+): string {
   const rows = summary.manifest.rows.map((row, index) => ({ index, key: row.key, steps: row.steps }));
   const collapse = collapsesNotStarted(summary);
   const shown = rows.slice(0, GALLERY_ROWS).map((row) => galleryRow(row, collapse));
-  return [reportTop(summary, notes), ...shown, reportEnd(summary)].join('');
+  return [reportTop(summary, notes, sheetHref), ...shown, reportEnd(summary)].join('');
 }
 
 /** The page in pieces, its gallery from `rows` (the manifest's rows, in order) as they come. */
@@ -42,8 +47,9 @@ export async function* reportHtmlChunks(
   summary: RunSummary,
   rows: Iterable<GalleryRow> | AsyncIterable<GalleryRow>,
   notes: readonly string[] = [],
+  sheetHref: string = ASSETS_CSV,
 ): AsyncGenerator<string> {
-  yield reportTop(summary, notes);
+  yield reportTop(summary, notes, sheetHref);
   const collapse = collapsesNotStarted(summary);
   let shown = 0;
   for await (const row of rows) {
@@ -59,8 +65,8 @@ export function collapsesNotStarted(summary: RunSummary): boolean {
   return summary.notStarted.steps > NOT_STARTED_CARDS;
 }
 
-/** Everything before the gallery's rows. */
-function reportTop(summary: RunSummary, notes: readonly string[]): string {
+/** Everything before the gallery's rows; `sheetHref` is where assets.csv is, from the page. */
+function reportTop(summary: RunSummary, notes: readonly string[], sheetHref: string): string {
   const { manifest, credits } = summary;
   const title = `assetline: ${manifest.pipeline}: ${manifest.status}`;
   const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
@@ -69,6 +75,7 @@ function reportTop(summary: RunSummary, notes: readonly string[]): string {
     `<header><h1>${esc(manifest.pipeline)} <span class="status ${manifest.status}">${manifest.status}${exit}</span></h1>`,
     `<p>${esc(capitalize(statusLine(manifest)))}. Run <code>${esc(manifest.run_id)}</code>, started ${esc(manifest.started_at)}, took ${duration(manifest.duration_ms)}${manifest.sandbox ? ', against the sandbox' : ''}.</p>`,
     ...notes.map((note) => `<p class="note">${esc(note)}</p>`),
+    `<p>Every row's files and status as a sheet: <a href="${esc(sheetHref)}">assets.csv</a> (written by each run).</p>`,
     '<dl class="totals">',
     ...headlineFigures(summary).map(([label, value]) => stat(label, value)),
     '</dl></header>',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SecretKey } from '../../src/api/secret-key.js';
 import { formatProblem } from '../../src/pipeline/problem.js';
 import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
+import { writeAssetsCsv } from '../../src/report/assets-csv.js';
 import { writeRunReport } from '../../src/report/run-report.js';
 import { createRunLogger } from '../../src/run/run-logger.js';
 import { type RunOptions, type RunResult, runPipeline } from '../../src/run/run-pipeline.js';
@@ -64,6 +65,8 @@ export async function runIn(
   if (result.manifestPath) assertPublishedManifestFile(result.manifestPath);
   // As the run command does after the runner.
   await writeRunReport(result);
+  if (result.keptManifestPath && result.manifestPath)
+    await writeAssetsCsv(result.keptManifestPath, path.dirname(result.manifestPath), validated.expansion);
   return result;
 }
 

@@ -3,7 +3,7 @@
  * family on bad input. In-process and without a server: `run()` is covered by the e2e test that
  * runs docs/library.md's example against the built package.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -62,6 +62,7 @@ describe('library calls return their command’s --json object', () => {
     expect(reported.failures.length).toBeGreaterThan(0);
     const withHtml = await report(dir, { html: true });
     expect(withHtml.html).toBe(path.join(dir, 'report.html'));
+    expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('<a href="assets.csv">assets.csv</a>');
   });
 });
 

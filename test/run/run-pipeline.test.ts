@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { manifestSchema } from '../../src/manifest/manifest-schema.js';
 import { runIn, workspace } from '../helpers/run-harness.js';
@@ -83,6 +84,18 @@ describe('a run', () => {
     // Only the new row C3 is sent: its 6 steps, 2,610 credits.
     expect((await stats(sandbox)).charges.credits - charged).toBe(2610);
     expect(result.manifest?.rows.map((row) => row.key)).toEqual(['C3', 'B2', 'A1']);
+    // assets.csv follows the sheet: the new row made now, the others reused and paid for before.
+    const sheet = parse(readFileSync(path.join(ws.out, 'chain/assets.csv')), { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(
+      sheet.map((line) => [line.row, line.name, line.hero_status, line.hero_2, line.credits_run, line.credits_total]),
+    ).toEqual([
+      ['C3', 'Climber', 'done', 'C3/hero-2.png', '2610', '2610'],
+      ['B2', 'Walker', 'cached', 'B2/hero-2.png', '0', '2610'],
+      ['A1', 'Runner', 'cached', 'A1/hero-2.png', '0', '2610'],
+    ]);
   });
 });
 

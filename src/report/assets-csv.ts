@@ -1,0 +1,100 @@
+/**
+ * assets.csv: the run's results as a sheet the team can paste back beside its own. One line per
+ * row, in the rows file's order: the row key, the row's own columns as they came, then for each
+ * step its status and the path of each file it made (`hero`, `hero_2`, ...; relative to the output
+ * folder, as in the manifest), then what the row cost. Written after every run, from the run's kept
+ * manifest, row by row: a sheet of 100,000 rows is never held whole.
+ *
+ * UTF-8 with a byte-order mark: Excel, still where most sheets are opened, reads a CSV without one
+ * in the machine's legacy code page and garbles every accent and non-Latin name; LibreOffice,
+ * Numbers and Google Sheets read the mark and drop it. Quoting is csv-stringify's.
+ */
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { Manifest } from '../manifest/manifest-schema.js';
+import { writeAtomically } from '../manifest/manifest-writer.js';
+import { readManifestRows } from '../manifest/read-manifest.js';
+import type { Expansion } from '../pipeline/expansion.js';
+import type { RowValue } from '../pipeline/rows/row-table.js';
+
+export const ASSETS_CSV = 'assets.csv';
+const BOM = '\uFEFF';
+
+type ManifestRow = Manifest['rows'][number];
+
+/** Each step's file columns: as many as the most files one row's step made, at least one. */
+async function fileColumns(manifestFile: string, stepIds: readonly string[]): Promise<Map<string, number>> {
+  const widths = new Map(stepIds.map((id) => [id, 1]));
+  for await (const row of readManifestRows(manifestFile))
+    for (const step of row.steps) widths.set(step.step, Math.max(widths.get(step.step) ?? 1, step.files.length));
+  return widths;
+}
+
+function fileColumnName(stepId: string, index: number): string {
+  return index === 0 ? stepId : `${stepId}_${index + 1}`;
+}
+
+/** A cell as a sheet shows it: text as it came, numbers and booleans written out, nothing for null. */
+function cellText(value: RowValue | undefined): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+export function assetsHeader(expansion: Expansion, widths: ReadonlyMap<string, number>): string[] {
+  const steps = expansion.pipeline.steps.flatMap((step) => [
+    `${step.id}_status`,
+    ...Array.from({ length: widths.get(step.id) ?? 1 }, (_, index) => fileColumnName(step.id, index)),
+  ]);
+  return ['row', ...expansion.rows.columns, ...steps, 'credits_run', 'credits_total'];
+}
+
+export function assetsLine(
+  row: ManifestRow,
+  cells: readonly (RowValue | undefined)[],
+  expansion: Expansion,
+  widths: ReadonlyMap<string, number>,
+): string[] {
+  const byStep = new Map(row.steps.map((step) => [step.step, step]));
+  const steps = expansion.pipeline.steps.flatMap((declared) => {
+    const step = byStep.get(declared.id);
+    const files = Array.from({ length: widths.get(declared.id) ?? 1 }, (_, index) => step?.files[index]?.path ?? '');
+    return [step?.status ?? '', ...files];
+  });
+  const run = row.steps.reduce((sum, step) => sum + step.credits.used, 0);
+  // Every credit the row's steps cost across runs (a cached step keeps what it cost when made).
+  const total = row.steps.reduce((sum, step) => sum + (step.credits.paid_total ?? step.credits.used), 0);
+  return [
+    row.key,
+    ...expansion.rows.columns.map((_, index) => cellText(cells[index])),
+    ...steps,
+    String(run),
+    String(total),
+  ];
+}
+
+async function* assetsLines(manifestFile: string, expansion: Expansion): AsyncGenerator<string> {
+  const widths = await fileColumns(
+    manifestFile,
+    expansion.pipeline.steps.map((step) => step.id),
+  );
+  // The manifest names rows by key: without row_key, by their number from 1.
+  const rowIndex = new Map(
+    Array.from({ length: expansion.counts.rows }, (_, index) => [expansion.rowKeys[index] ?? String(index + 1), index]),
+  );
+  yield BOM + stringify([assetsHeader(expansion, widths)]);
+  for await (const row of readManifestRows(manifestFile)) {
+    const index = rowIndex.get(row.key);
+    const cells = index === undefined ? [] : (expansion.rows.cells[index] ?? []);
+    yield stringify([assetsLine(row, cells, expansion, widths)]);
+  }
+}
+
+/** Writes `<output folder>/assets.csv` from the run's kept manifest and returns its path. */
+export async function writeAssetsCsv(
+  manifestFile: string,
+  outputFolder: string,
+  expansion: Expansion,
+): Promise<string> {
+  const file = path.join(outputFolder, ASSETS_CSV);
+  await writeAtomically(file, assetsLines(manifestFile, expansion));
+  return file;
+}
