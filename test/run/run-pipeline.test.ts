@@ -36,6 +36,7 @@ describe('a run', () => {
       'B2/recolor.png',
       'B2/teaser.mp4',
       'B2/voice.mp3',
+      'assets.csv',
       'journal.jsonl',
       'manifest.json',
       'report.html',
