@@ -165,8 +165,9 @@ export interface RunOptions {
 /**
  * Validates, plans and runs a pipeline, as `assetline run` does: refuses what does not fit (the
  * result's `exit_code` is 3 and nothing is sent), resumes an earlier run in the same output folder,
- * downloads every result, and writes manifest.json and report.html. A run that stops (credits,
- * quota, budget, a refused key, an interrupt) is not an error: `status` and `exit_code` say so.
+ * downloads every result, and writes manifest.json, report.html and assets.csv. A run that stops
+ * (credits, quota, budget, a refused key, an interrupt) is not an error: `status` and `exit_code`
+ * say so.
  *
  * @returns `{ status, exit_code, credits_used, requests_sent, steps, manifest }`, plus `reasons`
  *   when the plan refused the run.
