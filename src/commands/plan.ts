@@ -16,7 +16,8 @@ import { planText } from '../plan/plan-text.js';
 const HELP = `Usage: assetline plan <pipeline.yaml> [options]
 
 Shows every step's credits (by step, model and row), the requests it will send (video status
-polls included), the daily quota left, and whether the run would be refused. Sends nothing.
+polls included), the daily quota left, and whether the run would be refused. Only what the run
+would send is counted: steps the output folder already holds are cached. Sends nothing.
 
 Options:
   --json               print the plan as one JSON object
@@ -24,6 +25,9 @@ Options:
   --allow-unpriced     plan models without a price (iota-2, iota-2-edit) as a lower bound
   --quota-used N       requests already sent with this key in the last 24 h (instead of the ledger)
   --state-dir DIR      where the request ledger is kept (default .assetline/)
+  --out DIR            the output folder run would use (default: the pipeline's outputs.dir, else
+                       out/): steps it already holds are cached, not planned
+  --fresh              plan as if the output folder held nothing
 Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage.`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
@@ -37,6 +41,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         'allow-unpriced': { type: 'boolean', default: false },
         'quota-used': { type: 'string' },
         'state-dir': { type: 'string' },
+        out: { type: 'string' },
+        fresh: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -54,6 +60,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       maxCredits: wholeNumber('plan', '--max-credits', values['max-credits']),
       quotaUsed: wholeNumber('plan', '--quota-used', values['quota-used']),
       stateDir: values['state-dir'],
+      out: values.out,
+      fresh: values.fresh,
     },
     io,
   );
@@ -65,6 +73,9 @@ export interface PlanFlags {
   readonly maxCredits: number | undefined;
   readonly quotaUsed: number | undefined;
   readonly stateDir: string | undefined;
+  /** The output folder the run would use: what it holds is not planned again. */
+  readonly out: string | undefined;
+  readonly fresh: boolean;
 }
 
 /** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
@@ -76,6 +87,8 @@ export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): 
     quotaUsed: flags.quotaUsed,
     stateDir: flags.stateDir,
     key: keyFromEnv(io.env),
+    out: flags.out,
+    fresh: flags.fresh,
   });
   if (!plan) {
     const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);

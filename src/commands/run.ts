@@ -77,6 +77,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         maxCredits,
         quotaUsed,
         stateDir: values['state-dir'],
+        out: values.out,
+        fresh: values.fresh,
       },
       io,
     );

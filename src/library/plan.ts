@@ -32,6 +32,16 @@ export interface PlanOptions {
    */
   readonly stateDir?: string;
   /**
+   * The output folder the run would use: steps it already holds are cached, not planned.
+   * @default the pipeline's `outputs.dir`, else "out"
+   */
+  readonly out?: string;
+  /**
+   * Plan as if the output folder held nothing.
+   * @default false
+   */
+  readonly fresh?: boolean;
+  /**
    * The API key whose ledger tells the quota used (never sent by `plan`).
    * @default process.env.ASSETLINE_API_KEY
    */
@@ -40,7 +50,8 @@ export interface PlanOptions {
 
 /**
  * Plans a pipeline: every step's credits, the requests it will send, the quota left today, and
- * whether the run would be refused (`refused`, with `reasons`). Sends nothing.
+ * whether the run would be refused (`refused`, with `reasons`). Counts only what a run into the
+ * same output folder would send; what it holds is `cached`. Sends nothing.
  *
  * @throws {PipelineInvalidError} the pipeline does not validate (its `problems` list them all).
  */
@@ -52,6 +63,8 @@ export async function plan(file: string, options: PlanOptions = {}): Promise<Pla
     maxCredits: options.maxCredits,
     quotaUsed: options.quotaUsed,
     stateDir: options.stateDir,
+    out: options.out,
+    fresh: options.fresh,
     key: apiKey ? new SecretKey(apiKey) : keyFromEnv(process.env),
   });
   if (!planned) throw new PipelineInvalidError(validation);

@@ -15,6 +15,7 @@ import { DEFAULT_STATE_DIR } from '../plan/plan-file.js';
 import { type RunJson, runJson } from '../run/run-json.js';
 import type { LogLevel } from '../run/log-levels.js';
 import { createRunLogger } from '../run/run-logger.js';
+import { outputRoot } from '../run/output-layout.js';
 import { type RunResult, runPipeline } from '../run/run-pipeline.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
 
@@ -53,11 +54,7 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
   const sandbox = options.sandbox ? await startEmbeddedSandbox() : undefined;
   try {
     const { baseUrl, key } = sandbox ?? (connection as { baseUrl: string; key: SecretKey });
-    const outRoot = options.out
-      ? path.resolve(options.cwd, options.out)
-      : pipeline.outputsDir
-        ? path.resolve(pipeline.dir, pipeline.outputsDir)
-        : path.resolve(options.cwd, 'out');
+    const outRoot = outputRoot(options.cwd, options.out, pipeline);
     const result = await runPipeline(validation.expansion, {
       outRoot,
       stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),

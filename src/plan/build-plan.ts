@@ -46,6 +46,9 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
   let creditsSaved = 0;
   let submits = 0;
   let videos = 0;
+  // Rows with a step to send, and rows with any step at all: the rest are wholly cached.
+  const rowsToSend = new Set<string>();
+  const rowsWithSteps = new Set<string>();
   const add = (map: Map<string, number>, key: string, credits: number) => map.set(key, (map.get(key) ?? 0) + credits);
 
   for (const instance of expansion.instances()) {
@@ -72,6 +75,7 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     line.instances++;
     line.units += price.units;
     add(byRow, instance.rowKey, 0);
+    rowsWithSteps.add(instance.rowKey);
 
     if (cached) {
       line.cached++;
@@ -80,6 +84,7 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
       continue;
     }
     submits++;
+    rowsToSend.add(instance.rowKey);
     if (instance.operation === 'video') videos++;
     if (!price.priced) {
       unpricedInstances++;
@@ -133,7 +138,8 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
       lowerBound: unpricedInstances > 0,
     },
     unpriced: [...unpriced.values()],
-    cached: { instances: cachedInstances, creditsSaved },
+    cached: { instances: cachedInstances, creditsSaved, rows: rowsWithSteps.size - rowsToSend.size },
+    rowsToSend: [...rowsToSend],
     requests: {
       submits,
       videos,

@@ -1,11 +1,14 @@
 /**
  * Validate one pipeline file and plan it: what `plan`, `run --dry-run` and the library's `plan()`
- * share. Sends nothing; reads the request ledger for the quota already used.
+ * share. Sends nothing; reads the request ledger for the quota already used, and the output folder
+ * the run would use for what it already holds.
  */
 import path from 'node:path';
 import type { SecretKey } from '../api/secret-key.js';
 import { formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
+import { cachedWork } from '../run/cached-work.js';
+import { outputRoot } from '../run/output-layout.js';
 import type { Plan } from './plan-model.js';
 import { preflight } from './preflight.js';
 
@@ -20,6 +23,10 @@ export interface PlanFileOptions {
   readonly stateDir?: string | undefined;
   /** The key whose ledger tells the quota used; without one, nothing is known to be used. */
   readonly key?: SecretKey | undefined;
+  /** The output folder the run would use (`--out`); see outputRoot. */
+  readonly out?: string | undefined;
+  /** Plan as if the output folder held nothing (`--fresh`). */
+  readonly fresh?: boolean | undefined;
 }
 
 export interface PlannedFile {
@@ -30,12 +37,18 @@ export interface PlannedFile {
 
 export async function planFile(file: string, options: PlanFileOptions): Promise<PlannedFile> {
   const validation = await validatePipelineFile(path.resolve(options.cwd, file), { displayPath: file });
-  if (!validation.expansion) return { validation, plan: undefined };
-  const plan = await preflight(validation.expansion, {
+  const { expansion } = validation;
+  if (!expansion) return { validation, plan: undefined };
+  // What the run would reuse is not what it will send: the plan covers only the rest.
+  const cached = options.fresh
+    ? new Set<string>()
+    : await cachedWork(expansion, outputRoot(options.cwd, options.out, expansion.pipeline));
+  const plan = await preflight(expansion, {
     allowUnpriced: options.allowUnpriced,
     stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
     now: Date.now(),
     warnings: validation.warnings.map(formatProblem),
+    isCached: (instance) => cached.has(instance.key),
     ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
     ...(options.quotaUsed !== undefined && { quotaUsed: options.quotaUsed }),
     ...(options.key && { ledgerKeyId: options.key.id() }),

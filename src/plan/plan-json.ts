@@ -32,7 +32,8 @@ export function planJson(plan: Plan) {
       refused_at: plan.quota.refusedAt === null ? null : new Date(plan.quota.refusedAt).toISOString(),
     },
     budget: { max_credits: plan.budget.maxCredits ?? null, source: plan.budget.source ?? null },
-    cached: { steps: plan.cached.instances, credits_saved: plan.cached.creditsSaved },
+    cached: { steps: plan.cached.instances, credits_saved: plan.cached.creditsSaved, rows: plan.cached.rows },
+    to_send: { rows: plan.rowsToSend.length, steps: plan.requests.submits, credits: plan.credits.total },
     skipped: { when: plan.skipped.when, upstream: plan.skipped.upstream },
     lines: plan.lines.map((line) => ({
       step: line.stepId,

@@ -64,7 +64,14 @@ export interface Plan {
     readonly lowerBound: boolean;
   };
   readonly unpriced: readonly UnpricedGroup[];
-  readonly cached: { readonly instances: number; readonly creditsSaved: number };
+  readonly cached: {
+    readonly instances: number;
+    readonly creditsSaved: number;
+    /** Rows whose every step the output folder already holds. */
+    readonly rows: number;
+  };
+  /** Rows with at least one step to send (new, changed, failed or deferred before), in sheet order. */
+  readonly rowsToSend: readonly string[];
   readonly requests: {
     readonly submits: number;
     readonly videos: number;

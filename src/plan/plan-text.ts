@@ -41,10 +41,13 @@ export function planText(plan: Plan): string {
   out.push(`  requests:  ${count(submits, 'submit')}${polls}`);
   out.push(`  quota:     ${quotaLine(plan)}`);
   out.push(`  budget:    ${budgetLine(plan)}`);
-  if (plan.cached.instances > 0)
+  if (plan.cached.instances > 0) {
     out.push(
       `  cached:    ${formatNumber(plan.cached.instances)} step instances, ${formatNumber(plan.cached.creditsSaved)} credits saved`,
+      `  to send:   ${count(plan.rowsToSend.length, 'row')} changed or new, ${count(plan.requests.submits, 'step')}, ${count(plan.credits.total, 'credit')}; ${count(plan.cached.rows, 'row')} unchanged (cached, ${formatNumber(plan.cached.creditsSaved)} credits saved)`,
     );
+    if (plan.rowsToSend.length > 0) out.push(`  changed:   ${firstFew(plan.rowsToSend)}`);
+  }
 
   if (plan.warnings.length > 0) {
     out.push('', 'warnings:');
@@ -98,4 +101,10 @@ function budgetLine(plan: Plan): string {
 /** HH:MM in UTC. */
 function clock(ms: number): string {
   return new Date(ms).toISOString().slice(11, 16);
+}
+
+/** The first few row keys, then how many more. */
+function firstFew(keys: readonly string[], shown = 5): string {
+  const more = keys.length - shown;
+  return `${keys.slice(0, shown).join(', ')}${more > 0 ? `, and ${formatNumber(more)} more` : ''}`;
 }

@@ -18,6 +18,19 @@ export function extensionOf(mediaType: string): string {
   return EXTENSIONS[mediaType] ?? 'bin';
 }
 
+/**
+ * The folder a run writes its pipeline's folder into, and that `plan` reads: `--out`, else the
+ * pipeline's `outputs.dir` (relative to the pipeline file), else `out/` in the working folder.
+ */
+export function outputRoot(
+  cwd: string,
+  out: string | undefined,
+  pipeline: { readonly dir: string; readonly outputsDir?: string | undefined },
+): string {
+  if (out) return path.resolve(cwd, out);
+  return pipeline.outputsDir ? path.resolve(pipeline.dir, pipeline.outputsDir) : path.resolve(cwd, 'out');
+}
+
 export class OutputLayout {
   readonly dir: string;
 

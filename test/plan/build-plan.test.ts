@@ -259,7 +259,8 @@ describe('the cache hook', () => {
       ...ALLOWED,
       isCached: (instance) => instance.rowKey === 'A',
     });
-    expect(plan.cached).toEqual({ instances: 7, creditsSaved: 4650 });
+    expect(plan.cached).toEqual({ instances: 7, creditsSaved: 4650, rows: 1 });
+    expect(plan.rowsToSend).toEqual(['B']);
     expect(plan.credits.total).toBe(750);
     expect(plan.requests).toMatchObject({ submits: 6, videos: 0, pollsExpected: 0 });
     expect(Object.fromEntries(plan.credits.byRow)).toEqual({ A: 0, B: 750 });
