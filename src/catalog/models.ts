@@ -2,7 +2,7 @@
  * Every model ID of the reference with its published credit price, exactly as stated there.
  * `credits: null` means the reference publishes no fixed price (iota-2, iota-2-edit: "varies").
  */
-import type { Operation } from './operations.js';
+import type { Operation } from './operation-names.js';
 
 export const ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];

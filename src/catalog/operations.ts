@@ -1,4 +1,5 @@
 import { ASPECT_RATIOS, QUALITIES, RESOLUTIONS, VIDEO_MODES } from './models.js';
+import type { Operation } from './operation-names.js';
 
 /**
  * The six operations of the Creative Media Generation API, their endpoints, and the request
@@ -6,8 +7,7 @@ import { ASPECT_RATIOS, QUALITIES, RESOLUTIONS, VIDEO_MODES } from './models.js'
  * rendered template values and the rules, so a field is described here once.
  */
 
-export const OPERATIONS = ['generate', 'edit', 'video', 'tts', 'upscale', 'remove-bg'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+export { OPERATIONS, type Operation } from './operation-names.js';
 
 /** What a finished step gives back: the kind decides which later fields may consume it. */
 export type OutputMedia = 'image' | 'video' | 'audio';

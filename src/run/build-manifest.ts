@@ -8,7 +8,7 @@ import { type CreditTally, newCreditTally, newStepCounts, tallyStep } from '../m
 import type { Plan } from '../plan/plan-model.js';
 import type { JournalFile, LostRecord } from './journal-records.js';
 import type { FailureInfo, InstanceOutcome } from './run-outcome.js';
-import type { RowEntry } from './scheduler.js';
+import type { OutcomeRow, RowEntry } from './scheduler.js';
 import { creditsOf } from './settlement.js';
 
 export interface RequestCounters {
@@ -22,13 +22,6 @@ export interface RequestCounters {
 
 export function newRequestCounters(): RequestCounters {
   return { sent: 0, submits: 0, polls: 0, other: 0, retries: 0, ambiguous: 0 };
-}
-
-/** A row the run never started, with the outcomes the scheduler would have given its steps. */
-export interface OutcomeRow {
-  readonly key: string;
-  readonly folder: string;
-  readonly outcomes: readonly InstanceOutcome[];
 }
 
 export interface RunRecord {

@@ -19,7 +19,6 @@ import type { Operation } from '../catalog/operations.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import type { InstanceTask, Slot } from './instance-runner.js';
-import type { OutcomeRow } from './build-manifest.js';
 import {
   type DeferReason,
   type InstanceOutcome,
@@ -31,6 +30,13 @@ import { RunStopping, type StopReason } from './run-stop.js';
 import type { StopSignal } from './step-failure.js';
 
 export type { StopReason } from './run-stop.js';
+
+/** A row the run never started, with the outcomes the scheduler would have given its steps. */
+export interface OutcomeRow {
+  readonly key: string;
+  readonly folder: string;
+  readonly outcomes: readonly InstanceOutcome[];
+}
 
 export interface RowEntry {
   readonly key: string;
