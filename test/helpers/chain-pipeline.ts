@@ -1,4 +1,4 @@
-/** The two-row chain of every operation that the runner's integration tests share. */
+/** The pipelines the runner's integration tests share: the two-row chain of every operation, and one video. */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FAST_VIDEO } from './run-harness.js';
@@ -32,3 +32,11 @@ export function files(dir: string): string[] {
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
 }
+
+/** One text-to-video step: with a slow sandbox, a job still running when the run stops. */
+export const ONE_CLIP = `version: 1
+name: clip
+${FAST_VIDEO}steps:
+  - id: teaser
+    video: { model: gamma3-fast, prompt: "a slow orbit", duration: 4 }
+`;

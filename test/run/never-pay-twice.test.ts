@@ -8,6 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { ONE_CLIP } from '../helpers/chain-pipeline.js';
 import { FAST_VIDEO, runIn, workspace } from '../helpers/run-harness.js';
 import { sandboxesFor } from '../helpers/sandboxes.js';
 import { DEMO_KEY, stats } from '../helpers/sandbox-http.js';
@@ -173,12 +174,7 @@ describe('a video job whose polls meet the daily quota', () => {
       keys: [{ key: DEMO_KEY, name: 'demo', plan: 'pro', quota: 3, credits: 100_000 }],
       video: { duration_ms: 60_000 },
     });
-    const ws = workspace(`version: 1
-name: clip
-${FAST_VIDEO}steps:
-  - id: teaser
-    video: { model: gamma3-fast, prompt: "a slow orbit", duration: 4 }
-`);
+    const ws = workspace(ONE_CLIP);
     const first = await runIn(ws, sandbox);
     expect(first.exitCode).toBe(4);
     expect(first.manifest).toMatchObject({ status: 'stopped', stopped_by: 'quota' });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FAST_VIDEO, runIn, workspace } from '../helpers/run-harness.js';
 import { DEMO_KEY, sleep, stats } from '../helpers/sandbox-http.js';
 import { sandboxesFor } from '../helpers/sandboxes.js';
-import { CHAIN } from '../helpers/chain-pipeline.js';
+import { CHAIN, ONE_CLIP } from '../helpers/chain-pipeline.js';
 
 const sandboxWith = sandboxesFor({ video: { duration_ms: 100 } });
 
@@ -111,12 +111,7 @@ describe('resuming a video job', () => {
   it('polls a job submitted before an interrupt by its request_id, never submitting it again', async () => {
     // The job takes 60 s on the sandbox clock: it cannot finish before the interrupt.
     const sandbox = await sandboxWith({ video: { duration_ms: 60_000 } });
-    const ws = workspace(`version: 1
-name: clip
-${FAST_VIDEO}steps:
-  - id: teaser
-    video: { model: gamma3-fast, prompt: "a slow orbit", duration: 4 }
-`);
+    const ws = workspace(ONE_CLIP);
     const interrupt = new AbortController();
     const first = runIn(ws, sandbox, { interrupt: interrupt.signal });
     while (((await stats(sandbox)).requests.by_path['/v1/video'] ?? 0) === 0) await sleep(20);
