@@ -28,6 +28,8 @@ Options:
   --out DIR            the output folder run would use (default: the pipeline's outputs.dir, else
                        out/): steps it already holds are cached, not planned
   --fresh              plan as if the output folder held nothing
+  --fit                plan only the whole rows that fit the quota left and the budget, in
+                       priority order; show what is deferred and how many more days it needs
 Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage.`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
@@ -43,6 +45,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         'state-dir': { type: 'string' },
         out: { type: 'string' },
         fresh: { type: 'boolean', default: false },
+        fit: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -62,6 +65,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       stateDir: values['state-dir'],
       out: values.out,
       fresh: values.fresh,
+      fit: values.fit,
     },
     io,
   );
@@ -76,6 +80,8 @@ export interface PlanFlags {
   /** The output folder the run would use: what it holds is not planned again. */
   readonly out: string | undefined;
   readonly fresh: boolean;
+  /** Plan only the whole rows that fit the quota left and the budget. */
+  readonly fit: boolean;
 }
 
 /** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
@@ -89,6 +95,7 @@ export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): 
     key: keyFromEnv(io.env),
     out: flags.out,
     fresh: flags.fresh,
+    fit: flags.fit,
   });
   if (!plan) {
     const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);

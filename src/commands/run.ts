@@ -27,6 +27,8 @@ Options:
   --max-credits N      budget in credits (wins over budget.max_credits)
   --allow-unpriced     run models without a price, planning them as 0
   --fresh              ignore earlier progress (the journal is set aside)
+  --fit                run the whole rows that fit the quota left and the budget (in priority
+                       order) and defer the rest: exit 4, run again later to go on
   --dry-run            plan only: print the plan and exit (0, or 3 when refused)
   --quota-used N       requests already sent with this key in the last 24 h
   --state-dir DIR      where the request ledger is kept (default .assetline/)
@@ -48,6 +50,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         'max-credits': { type: 'string' },
         'allow-unpriced': { type: 'boolean', default: false },
         fresh: { type: 'boolean', default: false },
+        fit: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         'quota-used': { type: 'string' },
         'state-dir': { type: 'string' },
@@ -79,6 +82,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         stateDir: values['state-dir'],
         out: values.out,
         fresh: values.fresh,
+        fit: values.fit,
       },
       io,
     );
@@ -114,6 +118,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     quotaUsed,
     allowUnpriced: values['allow-unpriced'],
     fresh: values.fresh,
+    fit: values.fit,
     stateDir: values['state-dir'],
     logger,
     progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',

@@ -42,6 +42,12 @@ export interface PlanOptions {
    */
   readonly fresh?: boolean;
   /**
+   * Plan only the whole rows that fit the quota left and the budget (in `priority:` order, else
+   * the sheet's); the rest is listed as deferred under `fit`.
+   * @default false
+   */
+  readonly fit?: boolean;
+  /**
    * The API key whose ledger tells the quota used (never sent by `plan`).
    * @default process.env.ASSETLINE_API_KEY
    */
@@ -65,6 +71,7 @@ export async function plan(file: string, options: PlanOptions = {}): Promise<Pla
     stateDir: options.stateDir,
     out: options.out,
     fresh: options.fresh,
+    fit: options.fit,
     key: apiKey ? new SecretKey(apiKey) : keyFromEnv(process.env),
   });
   if (!planned) throw new PipelineInvalidError(validation);

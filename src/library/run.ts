@@ -29,6 +29,7 @@ export interface RunFileOptions {
   readonly quotaUsed?: number | undefined;
   readonly allowUnpriced: boolean;
   readonly fresh: boolean;
+  readonly fit?: boolean | undefined;
   readonly stateDir?: string | undefined;
   readonly logger: Logger;
   readonly progress: 'bar' | 'lines' | 'off';
@@ -59,6 +60,7 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
       outRoot,
       stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
       fresh: options.fresh,
+      fit: options.fit ?? false,
       allowUnpriced: options.allowUnpriced,
       maxCredits: options.maxCredits,
       quotaUsed: options.quotaUsed,
@@ -136,6 +138,13 @@ export interface RunOptions {
    */
   readonly fresh?: boolean;
   /**
+   * Run only the whole rows that fit the quota left and the budget (in `priority:` order, else the
+   * sheet's) and defer the rest: `status` "stopped", `exit_code` 4; run again later to go on.
+   * Without it, a plan over the quota or the budget is refused.
+   * @default false
+   */
+  readonly fit?: boolean;
+  /**
    * Requests already sent with this key in the last 24 hours, instead of what the ledger says.
    * @default the request ledger's count
    */
@@ -194,6 +203,7 @@ export async function run(file: string, options: RunOptions = {}): Promise<RunJs
     quotaUsed: options.quotaUsed,
     allowUnpriced: options.allowUnpriced ?? false,
     fresh: options.fresh ?? false,
+    fit: options.fit ?? false,
     stateDir: options.stateDir,
     logger,
     progress: 'off',

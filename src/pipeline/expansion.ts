@@ -8,6 +8,7 @@ import { safeSegment } from '../paths/safe-segment.js';
 import type { CheckedPipeline } from './checked-pipeline.js';
 import { type OperationCall, operationCall } from './params/operation-params.js';
 import { InstanceState } from './row-pass.js';
+import { priorityOrder } from './row-priority.js';
 import { columnIndex, type RowTable } from './rows/row-table.js';
 import { rowValues, type StepPlan } from './step-values.js';
 import type { CellValue } from './template/render-template.js';
@@ -49,6 +50,7 @@ export class Expansion {
   readonly #plans: readonly StepPlan[];
   readonly #states: Uint8Array;
   readonly #columns: ReadonlyMap<string, number>;
+  readonly #priorities: Float64Array | undefined;
 
   constructor(
     pipeline: CheckedPipeline,
@@ -56,6 +58,7 @@ export class Expansion {
     rows: RowTable,
     rowKeys: readonly string[],
     states: Uint8Array,
+    priorities?: Float64Array,
   ) {
     this.pipeline = pipeline;
     this.rows = rows;
@@ -63,6 +66,7 @@ export class Expansion {
     this.#plans = plans;
     this.#states = states;
     this.#columns = columnIndex(rows);
+    this.#priorities = priorities;
     let skippedWhen = 0;
     let skippedUpstream = 0;
     for (const state of states) {
@@ -81,6 +85,23 @@ export class Expansion {
   /** The folder of a row's outputs: its key, made safe for a path. */
   rowFolder(rowIndex: number): string {
     return safeSegment(this.#rowKey(rowIndex));
+  }
+
+  /** The order rows start in: by `priority:` (higher first), else the sheet's. */
+  rowOrder(): Uint32Array {
+    return this.#priorities
+      ? priorityOrder(this.#priorities)
+      : Uint32Array.from({ length: this.counts.rows }, (_, row) => row);
+  }
+
+  /** True when `priority:` orders the rows (a run then takes them out of the sheet's order). */
+  get prioritised(): boolean {
+    return this.#priorities !== undefined;
+  }
+
+  /** A row's `priority:` value; 0 without one. */
+  priorityOf(rowIndex: number): number {
+    return this.#priorities?.[rowIndex] ?? 0;
   }
 
   isSkipped(rowIndex: number, stepIndex: number): boolean {

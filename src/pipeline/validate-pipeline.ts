@@ -18,6 +18,7 @@ import { Expansion } from './expansion.js';
 import type { Problem } from './problem.js';
 import { ProblemCollector } from './problem-collector.js';
 import { runRowPass } from './row-pass.js';
+import { compilePriority, rowPriorities } from './row-priority.js';
 import { loadRows } from './rows/load-rows.js';
 import { ImageFileInspector } from './rules/image-file-inspector.js';
 import { checkPipelineRules } from './rules/pipeline-rules.js';
@@ -143,9 +144,12 @@ export async function validatePipelineText(
 
   // Stage 7: every row.
   const { rowKeys, states } = runRowPass({ plans, table, settings, outputIndexChecks, files, locator, collector });
+  const priority = compilePriority(input.priority, table.columns, locator, collector);
+  const rowLabel = (row: number) => (settings.rowKey === undefined ? `row ${row + 1}` : `row "${rowKeys[row]}"`);
+  const priorities = priority ? rowPriorities(priority, table, rowLabel, collector) : undefined;
   if (collector.hasErrors()) return finish(file, collector);
   const pipeline: CheckedPipeline = { ...settings, steps };
-  return finish(file, collector, new Expansion(pipeline, plans, table, rowKeys, states));
+  return finish(file, collector, new Expansion(pipeline, plans, table, rowKeys, states, priorities));
 }
 
 /**

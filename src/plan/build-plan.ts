@@ -7,7 +7,10 @@
 import { pollsWithin } from '../api/poll-schedule.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import { decide } from './decide.js';
-import type { Plan, QuotaState, StepLine, UnpricedGroup } from './plan-model.js';
+import type { FitPlan, Plan, QuotaState, StepLine, UnpricedGroup } from './plan-model.js';
+import { fitRows } from './fit-rows.js';
+import { rowNeeds } from './row-needs.js';
+import { QUOTA_WINDOW_MS } from '../catalog/limits.js';
 import { priceInstance } from './price-instance.js';
 
 export interface PlanInput {
@@ -25,6 +28,12 @@ export interface PlanInput {
   readonly isCached?: (instance: StepInstance) => boolean;
   /** Validation warnings, as printed, to show with the plan. */
   readonly warnings?: readonly string[];
+  /**
+   * `--fit`: plan only the whole rows that fit the quota left and the budget (in `order`), and
+   * defer the rest. `lastRequestAt`: the newest request of the ledger's window, to say when the
+   * window frees up.
+   */
+  readonly fit?: { readonly order: ArrayLike<number>; readonly lastRequestAt?: number | undefined };
 }
 
 export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
@@ -33,6 +42,18 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
   const schedule = { intervalSeconds: video.pollIntervalSeconds, maxIntervalSeconds: video.pollIntervalMaxSeconds };
   const pollsPerVideoExpected = pollsWithin(video.expectedSeconds, schedule);
   const pollsPerVideoWorst = pollsWithin(video.timeoutSeconds, schedule);
+
+  const limit = pipeline.api.dailyQuota;
+  const used = input.quotaUsed?.count ?? null;
+  const quota: QuotaState = {
+    plan: pipeline.api.plan,
+    limit,
+    used24h: used,
+    usedSource: input.quotaUsed?.source ?? 'unknown',
+    remaining: limit === null ? null : input.quotaUsed?.refusal ? 0 : Math.max(0, limit - (used ?? 0)),
+    refusedAt: input.quotaUsed?.refusal?.at ?? null,
+  };
+  const fit = input.fit ? planFit(expansion, input, quota) : undefined;
 
   const lines = new Map<string, StepLine>();
   const unpriced = new Map<string, UnpricedGroup>();
@@ -52,6 +73,8 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
   const add = (map: Map<string, number>, key: string, credits: number) => map.set(key, (map.get(key) ?? 0) + credits);
 
   for (const instance of expansion.instances()) {
+    // Rows --fit defers tonight are not planned: neither sent nor counted.
+    if (fit && fit.tonight[instance.rowIndex] !== 1) continue;
     const price = priceInstance(instance, pipeline.pricing);
     const cached = input.isCached?.(instance) ?? false;
     const unitCredits = price.priced ? price.unitCredits : null;
@@ -108,16 +131,6 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     add(byRow, instance.rowKey, price.credits);
   }
 
-  const limit = pipeline.api.dailyQuota;
-  const used = input.quotaUsed?.count ?? null;
-  const quota: QuotaState = {
-    plan: pipeline.api.plan,
-    limit,
-    used24h: used,
-    usedSource: input.quotaUsed?.source ?? 'unknown',
-    remaining: limit === null ? null : input.quotaUsed?.refusal ? 0 : Math.max(0, limit - (used ?? 0)),
-    refusedAt: input.quotaUsed?.refusal?.at ?? null,
-  };
   const budget = { maxCredits: input.maxCredits?.value, source: input.maxCredits?.source };
   const counts = expansion.counts;
   const plan = {
@@ -150,6 +163,7 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     },
     quota,
     budget,
+    fit: fit?.plan,
   };
   const decision = decide(plan, { allowUnpriced: input.allowUnpriced, timeoutSeconds: video.timeoutSeconds });
   return {
@@ -157,5 +171,47 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     refused: decision.reasons.length > 0,
     reasons: decision.reasons,
     warnings: [...(input.warnings ?? []), ...decision.warnings],
+  };
+}
+
+/** Which rows fit tonight, and what the rest needs: see fit-rows.ts. */
+function planFit(
+  expansion: Expansion,
+  input: PlanInput,
+  quota: QuotaState,
+): { readonly tonight: Uint8Array; readonly plan: FitPlan } {
+  const isCached = input.isCached ?? (() => false);
+  const needs = rowNeeds(expansion, isCached);
+  const order = input.fit?.order ?? [];
+  const budget = input.maxCredits?.value ?? Number.POSITIVE_INFINITY;
+  const result = fitRows(
+    order,
+    needs,
+    { requests: quota.remaining ?? Number.POSITIVE_INFINITY, credits: budget },
+    { requests: quota.limit ?? Number.POSITIVE_INFINITY, credits: budget },
+  );
+  const key = (row: number) => expansion.rowKeys[row] ?? String(row + 1);
+  const deferredRows: string[] = [];
+  for (let at = 0; at < order.length; at++) {
+    const row = order[at] as number;
+    if (result.tonight[row] !== 1) deferredRows.push(key(row));
+  }
+  const lastRequestAt = input.fit?.lastRequestAt;
+  return {
+    tonight: result.tonight,
+    plan: {
+      order,
+      needs,
+      rowsWithWork: result.rowsWithWork,
+      rowsTonight: result.rowsTonight,
+      deferred: result.deferred,
+      deferredRows,
+      windowsMore: result.windowsMore,
+      neverFit: result.neverFit.map(key),
+      freeUp:
+        lastRequestAt !== undefined && quota.used24h
+          ? { requests: quota.used24h, by: lastRequestAt + QUOTA_WINDOW_MS }
+          : undefined,
+    },
   };
 }

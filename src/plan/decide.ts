@@ -13,6 +13,9 @@ export interface Decision {
   readonly warnings: string[];
 }
 
+/** What to do instead of splitting the sheet by hand. */
+const FIT_HINT = 'run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)';
+
 export const formatNumber = (value: number): string => value.toLocaleString('en-US');
 
 /** "1 submit", "2 submits". */
@@ -46,7 +49,7 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
   } else if (credits.total > budget.maxCredits) {
     const from = budget.source === 'flag' ? '--max-credits' : 'budget.max_credits';
     reasons.push(
-      `needs ${atLeast}${formatNumber(credits.total)} credits, over the budget of ${formatNumber(budget.maxCredits)} (${from})`,
+      `needs ${atLeast}${formatNumber(credits.total)} credits, over the budget of ${formatNumber(budget.maxCredits)} (${from}); ${FIT_HINT}`,
     );
   }
 
@@ -74,7 +77,9 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
         ? ` (${count(requests.submits, 'submit')} + ${approx ? '~' : ''}${count(polled, 'poll')})`
         : '';
     if (expected > quota.remaining) {
-      reasons.push(`needs ${formatNumber(expected)} requests${polls(requests.pollsExpected, true)}, ${left}`);
+      reasons.push(
+        `needs ${formatNumber(expected)} requests${polls(requests.pollsExpected, true)}, ${left}; ${FIT_HINT}`,
+      );
     } else if (worst > quota.remaining) {
       warnings.push(
         `in the worst case, every video job polled until its ${minutes(options.timeoutSeconds)} timeout, needs ${formatNumber(worst)} requests${polls(requests.pollsWorst, false)}, ${left}`,

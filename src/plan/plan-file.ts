@@ -27,6 +27,10 @@ export interface PlanFileOptions {
   readonly out?: string | undefined;
   /** Plan as if the output folder held nothing (`--fresh`). */
   readonly fresh?: boolean | undefined;
+  /** The clock the request ledger is read by (tests move it on a day). */
+  readonly now?: number | undefined;
+  /** `--fit`: plan the whole rows that fit the quota left and the budget; defer the rest. */
+  readonly fit?: boolean | undefined;
 }
 
 export interface PlannedFile {
@@ -46,9 +50,10 @@ export async function planFile(file: string, options: PlanFileOptions): Promise<
   const plan = await preflight(expansion, {
     allowUnpriced: options.allowUnpriced,
     stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
-    now: Date.now(),
+    now: options.now ?? Date.now(),
     warnings: validation.warnings.map(formatProblem),
     isCached: (instance) => cached.has(instance.key),
+    fit: options.fit ?? false,
     ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
     ...(options.quotaUsed !== undefined && { quotaUsed: options.quotaUsed }),
     ...(options.key && { ledgerKeyId: options.key.id() }),

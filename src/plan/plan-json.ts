@@ -32,6 +32,20 @@ export function planJson(plan: Plan) {
       refused_at: plan.quota.refusedAt === null ? null : new Date(plan.quota.refusedAt).toISOString(),
     },
     budget: { max_credits: plan.budget.maxCredits ?? null, source: plan.budget.source ?? null },
+    fit: plan.fit
+      ? {
+          rows_with_work: plan.fit.rowsWithWork,
+          rows_tonight: plan.fit.rowsTonight,
+          rows_deferred: plan.fit.deferred.quota + plan.fit.deferred.budget,
+          deferred_by: { quota: plan.fit.deferred.quota, budget: plan.fit.deferred.budget },
+          deferred_rows: plan.fit.deferredRows,
+          windows_more: plan.fit.windowsMore,
+          never_fit: plan.fit.neverFit,
+          free_up: plan.fit.freeUp
+            ? { requests: plan.fit.freeUp.requests, by: new Date(plan.fit.freeUp.by).toISOString() }
+            : null,
+        }
+      : null,
     cached: { steps: plan.cached.instances, credits_saved: plan.cached.creditsSaved, rows: plan.cached.rows },
     to_send: { rows: plan.rowsToSend.length, steps: plan.requests.submits, credits: plan.credits.total },
     skipped: { when: plan.skipped.when, upstream: plan.skipped.upstream },

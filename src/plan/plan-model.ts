@@ -6,6 +6,7 @@
 import type { Operation } from '../catalog/operations.js';
 import type { PlanName } from '../catalog/limits.js';
 import type { PriceSource } from './price-instance.js';
+import type { RowNeeds } from './row-needs.js';
 
 /** One line of the table: instances of a step that share a model and a unit price. */
 export interface StepLine {
@@ -81,8 +82,32 @@ export interface Plan {
     readonly pollsPerVideoWorst: number;
   };
   readonly quota: QuotaState;
+  /** `--fit`: the whole rows that run tonight; everything else in the plan covers only those. */
+  readonly fit: FitPlan | undefined;
   readonly budget: { readonly maxCredits: number | undefined; readonly source: 'pipeline' | 'flag' | undefined };
   readonly refused: boolean;
   readonly reasons: readonly string[];
   readonly warnings: readonly string[];
+}
+
+/** What `--fit` plans: the rows that fit tonight, those deferred, and what the rest needs. */
+export interface FitPlan {
+  /** The order rows are started in (sheet row indices): priority first, then the sheet's. */
+  readonly order: ArrayLike<number>;
+  /** What each row still needs: the run starts a row by the same numbers. */
+  readonly needs: RowNeeds;
+  /** Rows with something to send. */
+  readonly rowsWithWork: number;
+  /** Of those, the rows that fit tonight. */
+  readonly rowsTonight: number;
+  /** Deferred rows by what they did not fit. */
+  readonly deferred: { readonly quota: number; readonly budget: number };
+  /** Keys of the deferred rows, in the order they would start. */
+  readonly deferredRows: readonly string[];
+  /** Further quota windows (days) the deferred rows need, at a whole day's quota and budget. */
+  readonly windowsMore: number;
+  /** Rows that need more than a whole day's quota or the budget in the worst case: never started. */
+  readonly neverFit: readonly string[];
+  /** The requests of the last 24 hours (the ledger) and when the last of them leaves the window. */
+  readonly freeUp: { readonly requests: number; readonly by: number } | undefined;
 }

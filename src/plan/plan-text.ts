@@ -1,7 +1,7 @@
 /** The plan as a person reads it in a terminal or a cron mail. */
 import { textTable } from '../text/text-table.js';
 import { count, formatNumber } from './decide.js';
-import type { Plan, StepLine } from './plan-model.js';
+import type { FitPlan, Plan, StepLine } from './plan-model.js';
 
 export function planText(plan: Plan): string {
   const out: string[] = [];
@@ -41,6 +41,7 @@ export function planText(plan: Plan): string {
   out.push(`  requests:  ${count(submits, 'submit')}${polls}`);
   out.push(`  quota:     ${quotaLine(plan)}`);
   out.push(`  budget:    ${budgetLine(plan)}`);
+  if (plan.fit) out.push(`  fit:       ${fitLine(plan.fit)}`);
   if (plan.cached.instances > 0) {
     out.push(
       `  cached:    ${formatNumber(plan.cached.instances)} step instances, ${formatNumber(plan.cached.creditsSaved)} credits saved`,
@@ -57,10 +58,34 @@ export function planText(plan: Plan): string {
   if (plan.refused) {
     out.push('REFUSED, nothing was sent:');
     for (const reason of plan.reasons) out.push(`  - ${reason.replaceAll('\n', '\n    ')}`);
+  } else if (plan.fit && plan.fit.rowsTonight < plan.fit.rowsWithWork) {
+    out.push(
+      `OK with --fit: ${count(plan.fit.rowsTonight, 'whole row')} run now, the rest is deferred (exit 4; run again to go on). Nothing was sent.`,
+    );
   } else {
     out.push('OK: the plan fits the budget and the quota left today. Nothing was sent.');
   }
   return `${out.join('\n')}\n`;
+}
+
+/** `fits tonight: 183 of 500 rows; 317 deferred (quota); the rest needs 2 more windows; ...`. */
+function fitLine(fit: FitPlan): string {
+  const parts = [`fits tonight: ${formatNumber(fit.rowsTonight)} of ${count(fit.rowsWithWork, 'row')} to send`];
+  const deferred = fit.deferred.quota + fit.deferred.budget;
+  if (deferred > 0) {
+    const why = [
+      fit.deferred.quota > 0 ? `${formatNumber(fit.deferred.quota)} for the quota` : '',
+      fit.deferred.budget > 0 ? `${formatNumber(fit.deferred.budget)} for the budget` : '',
+    ].filter(Boolean);
+    parts.push(`${formatNumber(deferred)} deferred (${why.join(', ')}): ${firstFew(fit.deferredRows)}`);
+  }
+  if (fit.windowsMore > 0) parts.push(`the rest needs ${count(fit.windowsMore, 'more window')} (24 h each)`);
+  if (fit.neverFit.length > 0)
+    parts.push(
+      `${count(fit.neverFit.length, 'row')} need more than a whole day's quota or the budget and never fit: ${firstFew(fit.neverFit)}`,
+    );
+  if (fit.freeUp) parts.push(`${count(fit.freeUp.requests, 'request')} free up by ${clock(fit.freeUp.by)} UTC`);
+  return parts.join('; ');
 }
 
 function rowSummary(plan: Plan): string {

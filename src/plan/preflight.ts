@@ -20,6 +20,8 @@ export interface PreflightOptions {
   readonly isCached?: (instance: StepInstance) => boolean;
   /** Validation warnings, as printed. */
   readonly warnings?: readonly string[];
+  /** `--fit`: plan the whole rows that fit the quota left and the budget; defer the rest. */
+  readonly fit?: boolean;
 }
 
 /**
@@ -29,8 +31,9 @@ export interface PreflightOptions {
 async function usedFromLedger(ledger: RequestLedger, now: number) {
   const count = await ledger.countInWindow(now);
   const refusal = await ledger.refusal(now);
+  const newest = await ledger.newestInWindow(now);
   await ledger.prune(now).catch(() => 0);
-  return { count, source: 'ledger' as const, refusal };
+  return { count, source: 'ledger' as const, refusal, newest };
 }
 
 export async function preflight(expansion: Expansion, options: PreflightOptions): Promise<Plan> {
@@ -53,5 +56,11 @@ export async function preflight(expansion: Expansion, options: PreflightOptions)
     ...(quotaUsed && { quotaUsed }),
     ...(options.isCached && { isCached: options.isCached }),
     ...(options.warnings && { warnings: options.warnings }),
+    ...(options.fit && {
+      fit: {
+        order: expansion.rowOrder(),
+        lastRequestAt: quotaUsed && 'newest' in quotaUsed ? quotaUsed.newest : undefined,
+      },
+    }),
   });
 }

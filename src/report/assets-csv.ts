@@ -81,11 +81,19 @@ async function* assetsLines(manifestFile: string, expansion: Expansion): AsyncGe
     Array.from({ length: expansion.counts.rows }, (_, index) => [expansion.rowKeys[index] ?? String(index + 1), index]),
   );
   yield BOM + stringify([assetsHeader(expansion, widths)]);
+  // With `priority:` the manifest lists rows in the order they ran: their lines wait here to come
+  // out in the sheet's order. Without it the manifest's order is the sheet's, and nothing is held.
+  const held: string[] | undefined = expansion.prioritised ? [] : undefined;
+  const unknown: string[] = [];
   for await (const row of readManifestRows(manifestFile)) {
     const index = rowIndex.get(row.key);
     const cells = index === undefined ? [] : (expansion.rows.cells[index] ?? []);
-    yield stringify([assetsLine(row, cells, expansion, widths)]);
+    const line = stringify([assetsLine(row, cells, expansion, widths)]);
+    if (!held) yield line;
+    else if (index === undefined) unknown.push(line);
+    else held[index] = line;
   }
+  if (held) for (const line of [...held, ...unknown]) if (line !== undefined) yield line;
 }
 
 /** Writes `<output folder>/assets.csv` from the run's kept manifest and returns its path. */

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { ApiClient } from '../api/api-client.js';
 import type { ClientEvents, ServiceRefused } from '../api/client-events.js';
+import { REAL_ENVIRONMENT } from '../api/retry.js';
 import type { SecretKey } from '../api/secret-key.js';
 import { RESULT_RETENTION_MS } from '../catalog/limits.js';
 import { EXIT } from '../errors.js';
@@ -32,6 +33,7 @@ import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { ResultCache } from './result-cache.js';
+import { RowAdmission } from './row-admission.js';
 import { type ManifestWritten, RunOutputs } from './run-outputs.js';
 import { Scheduler } from './scheduler.js';
 import { paidTotal } from './settlement.js';
@@ -49,6 +51,8 @@ export interface RunOptions {
   readonly outRoot: string;
   readonly stateDir: string;
   readonly fresh: boolean;
+  /** `--fit`: start only the whole rows that fit the quota left and the budget; defer the rest. */
+  readonly fit?: boolean | undefined;
   readonly allowUnpriced: boolean;
   readonly maxCredits?: number | undefined;
   readonly quotaUsed?: number | undefined;
@@ -123,10 +127,16 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
       now: options.now?.() ?? startedAt,
       isCached: (instance) => cached.has(instance.key),
       warnings: options.warnings,
+      fit: options.fit ?? false,
       ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
       ...(options.quotaUsed !== undefined && { quotaUsed: options.quotaUsed }),
     });
     for (const warning of plan.warnings) logger.warn(warning);
+    const deferred = plan.fit ? plan.fit.deferred.quota + plan.fit.deferred.budget : 0;
+    if (plan.fit && deferred > 0)
+      logger.warn(
+        `--fit: ${plan.fit.rowsTonight} of ${plan.fit.rowsWithWork} rows fit the quota left and the budget; ${deferred} are deferred to a later run`,
+      );
     if (plan.refused) {
       for (const reason of plan.reasons) logger.error(`refused: ${reason}`);
       return runResult(EXIT.preflightRefused, plan);
@@ -176,6 +186,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     api: pipeline.api,
     // Downloads share the pool with API calls (the sandbox serves both): room for both at full concurrency.
     connections: (options.concurrency ?? pipeline.concurrency.total) * 2,
+    // The ledger's records carry the run's clock, which the next plan reads them by.
+    ...(options.now && { environment: { ...REAL_ENVIRONMENT, now: options.now } }),
     ...(options.videoImageMaxBytes !== undefined && { videoImageMaxBytes: options.videoImageMaxBytes }),
     events: clientEvents(counters, ledger, logger, (event) => {
       // Closed the moment the answer is read: nothing else starts while the step records it.
@@ -229,6 +241,13 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
 
   const scheduler: Scheduler = new Scheduler({
     expansion,
+    rowOrder: plan.fit?.order ?? expansion.rowOrder(),
+    admission: plan.fit
+      ? new RowAdmission(plan.fit.needs, {
+          requests: plan.quota.remaining ?? Number.POSITIVE_INFINITY,
+          credits: plan.budget.maxCredits ?? Number.POSITIVE_INFINITY,
+        })
+      : undefined,
     concurrency: options.concurrency,
     maxCredits: plan.budget.maxCredits,
     plannedCredits: (instance) => {

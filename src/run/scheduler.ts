@@ -19,6 +19,7 @@ import type { Operation } from '../catalog/operations.js';
 import type { CheckedStep } from '../pipeline/checked-pipeline.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import type { InstanceTask, Slot } from './instance-runner.js';
+import type { RowAdmission, RowUse } from './row-admission.js';
 import {
   type DeferReason,
   type InstanceOutcome,
@@ -69,6 +70,13 @@ export interface SchedulerOptions {
   readonly onRowSettled?: (index: number, row: RowEntry, outcomes: readonly InstanceOutcome[]) => 'release' | 'keep';
   /** Told once, when the run first stops starting work. */
   readonly onStop?: (reason: StopReason) => void;
+  /**
+   * The rows to take, as sheet row indices in the order to take them (priority first); rows not
+   * in it are not scheduled. Default: every row, in the sheet's order.
+   */
+  readonly rowOrder?: ArrayLike<number> | undefined;
+  /** `--fit`: a row starts only when it fits what is left; the rest are deferred (quota, budget). */
+  readonly admission?: RowAdmission | undefined;
 }
 
 export class Scheduler {
@@ -77,7 +85,7 @@ export class Scheduler {
   readonly #byOperation = new Map<Operation, PQueue>();
   readonly #outcomes = new Map<string, InstanceOutcome>();
   readonly #rows: RowEntry[] = [];
-  /** Rows taken so far (0 to this): the rest never start once the run stops. */
+  /** Rows taken so far (positions 0 to this in the row order): the rest never start once the run stops. */
   #taken = 0;
   #stoppedBy: StopReason | undefined;
   #creditsUsed = 0;
@@ -102,6 +110,8 @@ export class Scheduler {
     if (this.#stoppedBy) return;
     this.#stoppedBy = reason;
     this.#options.onStop?.(reason);
+    // A row waiting for room would otherwise wait for rows that may never finish.
+    this.#options.admission?.wake();
   }
 
   /** Instances of the rows held in memory (not released), for progress and the manifest. */
@@ -118,14 +128,22 @@ export class Scheduler {
   }
 
   async run(): Promise<ScheduleResult> {
-    const { expansion } = this.#options;
     const window = Math.max(8, this.#requests.concurrency * 4);
     const rows = new PQueue({ concurrency: window });
-    for (let row = 0; row < expansion.counts.rows && !this.#stoppedBy; row++) {
+    const { admission } = this.#options;
+    const count = this.#rowCount();
+    for (let at = 0; at < count && !this.#stoppedBy; at++) {
       await rows.onSizeLessThan(window);
       if (this.#stoppedBy) break;
-      this.#taken = row + 1;
-      void rows.add(() => this.#runRow(row));
+      const row = this.#rowAt(at);
+      const refusal = admission ? await admission.admit(row, () => this.#stoppedBy !== undefined) : undefined;
+      if (refusal === 'stopping') break;
+      this.#taken = at + 1;
+      if (refusal) {
+        this.#deferRow(at, row, refusal);
+        continue;
+      }
+      void rows.add(() => this.#runRow(at, row));
     }
     await rows.onIdle();
     return { outcomes: this.#outcomes, rows: this.#rows, stoppedBy: this.#stoppedBy };
@@ -139,27 +157,56 @@ export class Scheduler {
   *notStarted(): Generator<OutcomeRow> {
     const stoppedBy = this.#stoppedBy;
     if (!stoppedBy) return;
+    const count = this.#rowCount();
+    for (let at = this.#taken; at < count; at++) yield this.#unstarted(this.#rowAt(at), stoppedBy);
+  }
+
+  #rowCount(): number {
+    return this.#options.rowOrder?.length ?? this.#options.expansion.counts.rows;
+  }
+
+  /** The sheet row at a position of the row order. */
+  #rowAt(at: number): number {
+    const { rowOrder } = this.#options;
+    return rowOrder ? (rowOrder[at] as number) : at;
+  }
+
+  /**
+   * A row that does not start, each step as the scheduler would have left it: skipped by `when:`
+   * or a skipped step it uses, deferred (for `reason`, or for a deferred step it uses).
+   */
+  #unstarted(row: number, reason: DeferReason): OutcomeRow {
     const { expansion } = this.#options;
     const steps = expansion.pipeline.steps;
     const index = new Map(steps.map((step, i) => [step.id, i]));
-    const uses = steps.map((step) => step.dependsOn.map((id) => index.get(id) ?? -1));
-    for (let row = this.#taken; row < expansion.counts.rows; row++) {
-      const rowKey = expansion.rowKeys[row] ?? String(row + 1);
-      const folder = expansion.rowFolder(row);
-      const outcomes: InstanceOutcome[] = [];
-      for (let i = 0; i < steps.length; i++) {
-        const step = steps[i] as CheckedStep;
-        const skipped = expansion.skipReason(row, i);
-        const instance = skipped ? undefined : expansion.instance(row, i);
-        const outcome = this.#newOutcome(`${rowKey}/${step.id}`, rowKey, folder, step, instance);
-        const upstream = (uses[i] ?? []).map((at) => outcomes[at]?.status);
-        if (skipped) settle(outcome, 'skipped', skipped);
-        else if (upstream.includes('skipped')) settle(outcome, 'skipped', 'upstream-skipped');
-        else if (upstream.includes('deferred')) settle(outcome, 'deferred', 'upstream-deferred');
-        else settle(outcome, 'deferred', stoppedBy);
-        outcomes.push(outcome);
-      }
-      yield { key: rowKey, folder, outcomes };
+    const rowKey = expansion.rowKeys[row] ?? String(row + 1);
+    const folder = expansion.rowFolder(row);
+    const outcomes: InstanceOutcome[] = [];
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i] as CheckedStep;
+      const skipped = expansion.skipReason(row, i);
+      const instance = skipped ? undefined : expansion.instance(row, i);
+      const outcome = this.#newOutcome(`${rowKey}/${step.id}`, rowKey, folder, step, instance);
+      const upstream = step.dependsOn.map((id) => outcomes[index.get(id) ?? -1]?.status);
+      if (skipped) settle(outcome, 'skipped', skipped);
+      else if (upstream.includes('skipped')) settle(outcome, 'skipped', 'upstream-skipped');
+      else if (upstream.includes('deferred')) settle(outcome, 'deferred', 'upstream-deferred');
+      else settle(outcome, 'deferred', reason);
+      outcomes.push(outcome);
+    }
+    return { key: rowKey, folder, outcomes };
+  }
+
+  /** `--fit` left a row for a later run: it settles at once, every step deferred (or skipped). */
+  #deferRow(at: number, row: number, reason: DeferReason): void {
+    const { key, folder, outcomes } = this.#unstarted(row, reason);
+    const entry = { key, folder, instances: outcomes.map((outcome) => outcome.key) };
+    for (const outcome of outcomes) this.#options.onSettled?.(outcome);
+    this.#rows[at] = entry;
+    for (const outcome of outcomes) this.#outcomes.set(outcome.key, outcome);
+    if (this.#options.onRowSettled?.(at, entry, outcomes) === 'release') {
+      for (const outcome of outcomes) this.#outcomes.delete(outcome.key);
+      delete this.#rows[at];
     }
   }
 
@@ -181,7 +228,8 @@ export class Scheduler {
     });
   }
 
-  async #runRow(row: number): Promise<void> {
+  /** Runs the sheet row `row`, taken at position `at` of the row order (its place in the manifest). */
+  async #runRow(at: number, row: number): Promise<void> {
     const { expansion } = this.#options;
     const steps = expansion.pipeline.steps;
     const rowKey = expansion.rowKeys[row] ?? String(row + 1);
@@ -212,12 +260,14 @@ export class Scheduler {
       );
     }
     const entry = { key: rowKey, folder, instances: keys };
-    this.#rows[row] = entry;
+    this.#rows[at] = entry;
     await Promise.all(settled.values());
-    if (this.#options.onRowSettled?.(row, entry, [...byStep.values()]) === 'release') {
+    const outcomes = [...byStep.values()];
+    this.#options.admission?.finish(row, rowUse(outcomes));
+    if (this.#options.onRowSettled?.(at, entry, outcomes) === 'release') {
       for (const key of keys) this.#outcomes.delete(key);
       // A hole: rows() skips it (the row's line is kept by whoever released it).
-      delete this.#rows[row];
+      delete this.#rows[at];
     }
   }
 
@@ -266,6 +316,17 @@ export class Scheduler {
     if (!limit) return gated;
     return <T>(request: () => Promise<T>) => limit.add(() => gated(request));
   }
+}
+
+/** What a finished row took from the quota (every request, retries included) and the budget. */
+function rowUse(outcomes: readonly InstanceOutcome[]): RowUse {
+  let requests = 0;
+  let credits = 0;
+  for (const outcome of outcomes) {
+    requests += outcome.attempts + outcome.polls;
+    credits += outcome.creditsUsed;
+  }
+  return { requests, credits };
 }
 
 function settle(outcome: InstanceOutcome, status: InstanceStatus, reason: SkipReason | DeferReason): void {

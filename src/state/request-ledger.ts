@@ -74,6 +74,21 @@ export class RequestLedger {
     return total;
   }
 
+  /** When the newest request of the window was sent (it frees up 24 h later); undefined when none. */
+  async newestInWindow(now: number): Promise<number | undefined> {
+    let newest: number | undefined;
+    for (const { file, start } of await this.#buckets()) {
+      if (start + HOUR_MS <= now - QUOTA_WINDOW_MS) continue;
+      const text = await readFile(file, 'utf8').catch(() => '');
+      for (const line of text.split('\n')) {
+        const record = parseLine(line);
+        if (record && record.n > 0 && record.t > now - QUOTA_WINDOW_MS && (newest === undefined || record.t > newest))
+          newest = record.t;
+      }
+    }
+    return newest;
+  }
+
   /** The latest refusal for the quota that still holds at `now`, if any. */
   async refusal(now: number): Promise<QuotaRefusal | undefined> {
     let latest: QuotaRefusal | undefined;

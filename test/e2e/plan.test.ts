@@ -92,7 +92,7 @@ describe('assetline plan', () => {
     const { code, stdout } = await assetline(['plan', pipeline(3_999)], { ASSETLINE_API_KEY: KEY });
     expect(code).toBe(3);
     expect(stdout).toContain(
-      'REFUSED, nothing was sent:\n  - needs 4,000 credits, over the budget of 3,999 (budget.max_credits)',
+      'REFUSED, nothing was sent:\n  - needs 4,000 credits, over the budget of 3,999 (budget.max_credits); run with --fit',
     );
     expect(hits).toBe(0);
   });
@@ -148,7 +148,9 @@ describe('assetline plan', () => {
       remaining: 40,
       refused_at: null,
     });
-    expect(plan.reasons).toEqual(['needs 52 requests (4 submits + ~48 polls), 40 left of 1,000 today']);
+    expect(plan.reasons).toEqual([
+      'needs 52 requests (4 submits + ~48 polls), 40 left of 1,000 today; run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
     expect(readdirSync(ledger.dir)).not.toContain(expired);
     const stored = readdirSync(stateDir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())

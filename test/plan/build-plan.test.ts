@@ -195,12 +195,16 @@ describe('the verdict', () => {
       ...ALLOWED,
       maxCredits: { value: 5000, source: 'pipeline' },
     });
-    expect(plan.reasons).toEqual(['needs 5,400 credits, over the budget of 5,000 (budget.max_credits)']);
+    expect(plan.reasons).toEqual([
+      'needs 5,400 credits, over the budget of 5,000 (budget.max_credits); run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
   });
 
   it('names --max-credits when it set the budget', async () => {
     const plan = buildPlan(await expand(ALL_OPERATIONS), { ...ALLOWED, maxCredits: { value: 100, source: 'flag' } });
-    expect(plan.reasons).toEqual(['needs 5,400 credits, over the budget of 100 (--max-credits)']);
+    expect(plan.reasons).toEqual([
+      'needs 5,400 credits, over the budget of 100 (--max-credits); run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
   });
 
   it('refuses when the expected requests pass the quota left', async () => {
@@ -209,7 +213,9 @@ describe('the verdict', () => {
       quotaUsed: { count: 990, source: 'ledger' },
     });
     // 13 submits + 24 polls = 37 > 1,000 - 990 = 10
-    expect(plan.reasons).toEqual(['needs 37 requests (13 submits + ~24 polls), 10 left of 1,000 today']);
+    expect(plan.reasons).toEqual([
+      'needs 37 requests (13 submits + ~24 polls), 10 left of 1,000 today; run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
     expect(plan.quota).toEqual({
       plan: 'pro',
       limit: 1000,
@@ -237,12 +243,16 @@ describe('the verdict', () => {
       allowUnpriced: false,
       quotaUsed: { count: 80, source: 'flag' },
     });
-    expect(free.reasons).toEqual(['needs 37 requests (13 submits + ~24 polls), 20 left of 100 today']);
+    expect(free.reasons).toEqual([
+      'needs 37 requests (13 submits + ~24 polls), 20 left of 100 today; run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
     const enterprise = buildPlan(
       await expand(ALL_OPERATIONS.replace('plan: pro', 'plan: enterprise, quota: 30')),
       ALLOWED,
     );
-    expect(enterprise.reasons).toEqual(['needs 37 requests (13 submits + ~24 polls), 30 left of 30 today']);
+    expect(enterprise.reasons).toEqual([
+      'needs 37 requests (13 submits + ~24 polls), 30 left of 30 today; run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
   });
 
   it('says when the quota already used is unknown, and when there is no budget', async () => {

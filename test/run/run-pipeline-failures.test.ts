@@ -84,7 +84,9 @@ describe('failures', () => {
     const sandbox = await sandboxWith();
     const result = await runIn(workspace(CHAIN), sandbox, { maxCredits: 5000 });
     expect(result.exitCode).toBe(3);
-    expect(result.plan.reasons).toEqual(['needs 5,220 credits, over the budget of 5,000 (--max-credits)']);
+    expect(result.plan.reasons).toEqual([
+      'needs 5,220 credits, over the budget of 5,000 (--max-credits); run with --fit to run the whole rows that fit and defer the rest to a later run (exit 4)',
+    ]);
     expect((await stats(sandbox)).requests.total).toBe(0);
   });
 });

@@ -206,6 +206,12 @@ export const pipelineSchema = z
       .min(1)
       .optional()
       .describe("Column whose value names each row's output folder; default: the row number."),
+    priority: z
+      .string()
+      .optional()
+      .describe(
+        'A row value, e.g. "${{ row.priority }}": rows with a higher number start first (an empty cell is 0), so they run tonight when --fit defers the rest.',
+      ),
     defaults: defaultsSchema.optional(),
     pricing: pricingSchema.optional(),
     limits: limitsSchema.optional(),
