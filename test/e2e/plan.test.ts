@@ -163,6 +163,53 @@ describe('assetline plan', () => {
     expect(stdout).not.toContain(KEY);
   });
 
+  it('--fit plans the whole rows that fit the quota left, and says when the ledger frees up', async () => {
+    const stateDir = tempDir();
+    const sentAt = Date.now() - 60_000;
+    await new RequestLedger(stateDir, new SecretKey(KEY).id()).append([{ at: sentAt, kind: 'submit', count: 920 }]);
+    const file = pipeline(10_000);
+    const args = ['--fit', '--state-dir', stateDir];
+    // 80 left: row A's worst case (2 submits + 60 polls) fits; with A's expected 26 used, B's 62 does not.
+    const json = await assetline(['plan', file, '--json', ...args], { ASSETLINE_API_KEY: KEY });
+    expect(json.code).toBe(0);
+    const plan = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(plan).toMatchObject({
+      refused: false,
+      credits: { total: 2000 },
+      requests: { submits: 2 },
+      to_send: { rows: 1, steps: 2, credits: 2000 },
+      fit: {
+        rows_with_work: 2,
+        rows_tonight: 1,
+        rows_deferred: 1,
+        deferred_by: { quota: 1, budget: 0 },
+        deferred_rows: ['B'],
+        windows_more: 1,
+        never_fit: [],
+        free_up: { requests: 920, by: new Date(sentAt + 24 * 3_600_000).toISOString() },
+      },
+    });
+    const text = await assetline(['plan', file, ...args], { ASSETLINE_API_KEY: KEY });
+    const freeBy = new Date(sentAt + 24 * 3_600_000).toISOString().slice(11, 16);
+    expect(text.stdout).toContain(
+      `  fit:       fits tonight: 1 of 2 rows to send; 1 deferred (1 for the quota): B; the rest needs 1 more window (24 h each); 920 requests free up by ${freeBy} UTC`,
+    );
+    expect(text.stdout).toContain(
+      'OK with --fit: 1 whole row run now, the rest is deferred (exit 4; run again to go on)',
+    );
+    const dryRun = await assetline(['run', file, '--dry-run', ...args], { ASSETLINE_API_KEY: KEY });
+    expect(dryRun).toEqual(text);
+
+    // The budget too: 2,500 credits cover one row of 2,000.
+    const budget = await assetline(['plan', file, '--json', '--fit', '--quota-used', '0', '--max-credits', '2500']);
+    expect(JSON.parse(budget.stdout)).toMatchObject({
+      refused: false,
+      credits: { total: 2000 },
+      fit: { rows_tonight: 1, deferred_by: { quota: 0, budget: 1 }, deferred_rows: ['B'] },
+    });
+    expect(hits).toBe(0);
+  });
+
   it('lets --quota-used override the ledger', async () => {
     const { stdout } = await assetline(['plan', pipeline(10_000), '--json', '--quota-used', '999'], {
       ASSETLINE_API_KEY: KEY,
