@@ -44,15 +44,15 @@ export async function planFile(file: string, options: PlanFileOptions): Promise<
   const { expansion } = validation;
   if (!expansion) return { validation, plan: undefined };
   // What the run would reuse is not what it will send: the plan covers only the rest.
-  const cached = options.fresh
-    ? new Set<string>()
-    : await cachedWork(expansion, outputRoot(options.cwd, options.out, expansion.pipeline));
+  const cache = options.fresh
+    ? undefined
+    : await cachedWork(expansion.pipeline.name, outputRoot(options.cwd, options.out, expansion.pipeline));
   const plan = await preflight(expansion, {
     allowUnpriced: options.allowUnpriced,
     stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
     now: options.now ?? Date.now(),
     warnings: validation.warnings.map(formatProblem),
-    isCached: (instance) => cached.has(instance.key),
+    isCached: (instance) => cache?.isCached(instance) ?? false,
     fit: options.fit ?? false,
     ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
     ...(options.quotaUsed !== undefined && { quotaUsed: options.quotaUsed }),

@@ -1,24 +1,19 @@
 /**
- * What an output folder already holds for a pipeline, as `plan` sees it before a run: the journal
- * read as it is (no lock taken, nothing written), and each instance looked up in the same
- * content-addressed cache the run will use. A run that is going on at the same time may hold
- * more by the time the next run starts; never less.
+ * What an output folder already holds for a pipeline, as `plan` sees it before a run: the
+ * journal read as it is (no lock taken, nothing written; only what the cache needs, streamed), and
+ * each instance looked up in the same content-addressed cache the run will use, as the plan asks
+ * about it. A run that is going on at the same time may hold more by the time the next run
+ * starts; never less.
  */
-import { readFile } from 'node:fs/promises';
-import type { Expansion } from '../pipeline/expansion.js';
-import { probeCache } from './cache-probe.js';
+import { CacheIndex } from './cache-index.js';
+import { CacheProbe } from './cache-probe.js';
 import { FileHasher } from './fingerprint.js';
-import { replay } from './journal.js';
 import { OutputLayout } from './output-layout.js';
 import { ResultCache } from './result-cache.js';
 
-/** The keys of the instances whose results the folder holds; empty when it holds no journal. */
-export async function cachedWork(expansion: Expansion, outRoot: string): Promise<Set<string>> {
-  const layout = new OutputLayout(outRoot, expansion.pipeline.name);
-  const text = await readFile(layout.journal, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-    throw error;
-  });
-  if (text === undefined) return new Set();
-  return probeCache(expansion, new ResultCache(replay(text), layout), new FileHasher());
+/** The cache of the pipeline's folder under `outRoot`; it covers nothing when there is no journal. */
+export async function cachedWork(pipelineName: string, outRoot: string): Promise<CacheProbe> {
+  const layout = new OutputLayout(outRoot, pipelineName);
+  const index = await CacheIndex.read(layout.journal);
+  return new CacheProbe(new ResultCache(index, layout), new FileHasher());
 }

@@ -6,7 +6,7 @@
  * was recorded, so a retry after a crash reuses the key and a fresh attempt does not.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { OperationCall } from '../pipeline/params/operation-params.js';
 
@@ -43,6 +43,25 @@ export class FileHasher {
     const hash = createHash('sha256');
     for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
     const sha256Value = hash.digest('hex');
+    this.#known.set(file, { size: info.size, mtimeMs: info.mtimeMs, sha256: sha256Value });
+    return sha256Value;
+  }
+
+  /**
+   * The same, read at once: for a plan, which asks in one synchronous pass (local input images
+   * are few and small next to the rows that use them). Undefined when the file cannot be read.
+   */
+  hashSync(file: string): string | undefined {
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (!info) return undefined;
+    const known = this.#known.get(file);
+    if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return known.sha256;
+    let sha256Value: string;
+    try {
+      sha256Value = sha256(readFileSync(file));
+    } catch {
+      return undefined;
+    }
     this.#known.set(file, { size: info.size, mtimeMs: info.mtimeMs, sha256: sha256Value });
     return sha256Value;
   }

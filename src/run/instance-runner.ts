@@ -78,7 +78,7 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
   );
   const workFingerprint = fingerprint(call, identities);
 
-  const cached = await context.cache.find(instance.key, workFingerprint);
+  const cached = context.cache.find(instance.key, workFingerprint);
   if (cached) {
     const files = await context.cache.place(cached, task.rowFolder, instance.stepId);
     if (

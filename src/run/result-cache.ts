@@ -4,30 +4,31 @@
  * and the files are still there, whatever row it was made for. Reused files are copied into this
  * instance's place when they were made for another row.
  */
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { JournalFile, JournalRecord } from './journal-records.js';
-import type { JournalState } from './journal.js';
+import type { CacheSource } from './cache-index.js';
 import { extensionOf, type OutputLayout } from './output-layout.js';
 
 type Downloaded = Extract<JournalRecord, { type: 'downloaded' }>;
 
 export class ResultCache {
-  readonly #state: JournalState;
+  readonly #source: CacheSource;
   readonly #layout: OutputLayout;
 
-  constructor(state: JournalState, layout: OutputLayout) {
-    this.#state = state;
+  constructor(source: CacheSource, layout: OutputLayout) {
+    this.#source = source;
     this.#layout = layout;
   }
 
   /** The instance's own last result, or any result with this fingerprint, whose files all exist. */
-  async find(key: string, fingerprint: string): Promise<Downloaded | undefined> {
-    const own = this.#state.instances.get(key)?.downloaded;
-    for (const candidate of [own, this.#state.results.get(fingerprint)]) {
-      if (candidate?.fingerprint === fingerprint && (await this.#present(candidate.files))) return candidate;
-    }
-    return undefined;
+  find(key: string, fingerprint: string): Downloaded | undefined {
+    const own = this.#source.ownResult(key);
+    if (own?.fingerprint === fingerprint && this.#present(own.files)) return own;
+    // Unpacked only when the instance's own result does not do: most lookups of a rerun stop above.
+    const other = this.#source.resultFor(fingerprint);
+    return other && other !== own && this.#present(other.files) ? other : undefined;
   }
 
   /** The files of a cached result at this instance's asset paths. */
@@ -45,13 +46,15 @@ export class ResultCache {
     return placed;
   }
 
-  async #present(files: readonly JournalFile[]): Promise<boolean> {
+  /**
+   * Every file is there with its size. A synchronous stat: a plan of 100,000 done rows makes
+   * 300,000 of them one after another, and each takes microseconds, where a trip through the
+   * thread pool costs ten times that in waiting.
+   */
+  #present(files: readonly JournalFile[]): boolean {
     for (const file of files) {
-      const size = await stat(this.#layout.absolute(file.path)).then(
-        (info) => info.size,
-        () => -1,
-      );
-      if (size !== file.bytes) return false;
+      const info = statSync(this.#layout.absolute(file.path), { throwIfNoEntry: false });
+      if (info?.size !== file.bytes) return false;
     }
     return files.length > 0;
   }

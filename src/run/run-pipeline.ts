@@ -24,6 +24,7 @@ import { priceInstance } from '../plan/price-instance.js';
 import { REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
 import { collectAbandoned } from './abandoned-jobs.js';
 import { type InstanceBooks, newRequestCounters, type RequestCounters, type RunRecord } from './build-manifest.js';
+import { journalCacheSource } from './cache-index.js';
 import { probeCache } from './cache-probe.js';
 import { FileHasher } from './fingerprint.js';
 import { type InstanceContext, runInstance } from './instance-runner.js';
@@ -116,9 +117,9 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
   const runId = `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
   const { lock, journal, state } = await claimOutputFolder(layout, { fresh: options.fresh, now: startedAt });
   try {
-    const cache = new ResultCache(state, layout);
+    const cache = new ResultCache(journalCacheSource(state), layout);
     const hasher = new FileHasher();
-    const cached = await probeCache(expansion, cache, hasher);
+    const cached = probeCache(expansion, cache, hasher);
     const ledger = new RequestLedger(options.stateDir, options.key.id());
     const plan = await preflight(expansion, {
       allowUnpriced: options.allowUnpriced,

@@ -105,9 +105,9 @@ describe('faults and paying once', () => {
   it('a stalled answer times out and is retried, charged once', async () => {
     const retries: string[] = [];
     const api = client(DEMO_KEY, { retry: (event) => retries.push(event.reason) });
-    // The stall outlasts the test's own limit: only the client's 300 ms time limit can end it.
+    // The stall outlasts the test's own limit: only the client's 1 s time limit can end it (long enough that the retry, on a busy machine, is not cut short too).
     sandbox.faults.script([{ fault: 'stall=60000', path: '/v1/tts' }]);
-    await api.tts({ text: 'stalled', model: 'tts-alpha' }, { idempotencyKey: 'int-stall', timeoutMs: 300 });
+    await api.tts({ text: 'stalled', model: 'tts-alpha' }, { idempotencyKey: 'int-stall', timeoutMs: 1000 });
     expect(retries).toEqual(['no answer timeout']);
     expect((await stats(sandbox)).charges.by_idempotency_key['int-stall']).toBe(1);
     await api.close();
