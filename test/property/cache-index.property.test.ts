@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CacheIndex, journalCacheSource } from '../../src/run/cache-index.js';
-import type { JournalRecord } from '../../src/run/journal-records.js';
 import { replay } from '../../src/run/journal.js';
 
 const KEYS = ['A/hero', 'B/hero', 'say "hi"/voice', 'C\\D/big'];
