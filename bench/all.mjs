@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const BENCHMARKS = [
   ['start-up', 'startup.mjs'],
   ['validate and plan', 'validate-expand.mjs'],
+  ['plan of a done folder', 'plan-cached.mjs'],
   ['sandbox throughput', 'sandbox-throughput.mjs'],
   ['runner', 'runner.mjs'],
   ['report', 'report.mjs'],
