@@ -33,6 +33,8 @@ export type { StopReason } from './run-stop.js';
 
 /** A row the run never started, with the outcomes the scheduler would have given its steps. */
 export interface OutcomeRow {
+  /** The row's index in the rows file. */
+  readonly index: number;
   readonly key: string;
   readonly folder: string;
   readonly outcomes: readonly InstanceOutcome[];
@@ -55,6 +57,12 @@ export type RunOne = (task: InstanceTask) => Promise<StopSignal>;
 
 export interface SchedulerOptions {
   readonly expansion: Expansion;
+  /**
+   * The rows to take (indices in the rows file), in the order to take them; rows not listed are
+   * never scheduled (the manifest shows them as earlier runs left them).
+   * @default every row, in file order
+   */
+  readonly rowOrder?: ArrayLike<number> | undefined;
   /** Overrides the pipeline's total concurrency (--concurrency). */
   readonly concurrency?: number | undefined;
   readonly maxCredits: number | undefined;
@@ -77,7 +85,8 @@ export class Scheduler {
   readonly #byOperation = new Map<Operation, PQueue>();
   readonly #outcomes = new Map<string, InstanceOutcome>();
   readonly #rows: RowEntry[] = [];
-  /** Rows taken so far (0 to this): the rest never start once the run stops. */
+  readonly #order: ArrayLike<number>;
+  /** Rows taken so far (positions 0 to this in the row order): the rest never start once the run stops. */
   #taken = 0;
   #stoppedBy: StopReason | undefined;
   #creditsUsed = 0;
@@ -85,6 +94,7 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions) {
     this.#options = options;
+    this.#order = options.rowOrder ?? everyRow(options.expansion.counts.rows);
     const { perOperation } = options.expansion.pipeline.concurrency;
     const total = options.concurrency ?? options.expansion.pipeline.concurrency.total;
     this.#requests = new PQueue({ concurrency: total });
@@ -118,13 +128,14 @@ export class Scheduler {
   }
 
   async run(): Promise<ScheduleResult> {
-    const { expansion } = this.#options;
     const window = Math.max(8, this.#requests.concurrency * 4);
     const rows = new PQueue({ concurrency: window });
-    for (let row = 0; row < expansion.counts.rows && !this.#stoppedBy; row++) {
+    const order = this.#order;
+    for (let at = 0; at < order.length && !this.#stoppedBy; at++) {
       await rows.onSizeLessThan(window);
       if (this.#stoppedBy) break;
-      this.#taken = row + 1;
+      this.#taken = at + 1;
+      const row = order[at] as number;
       void rows.add(() => this.#runRow(row));
     }
     await rows.onIdle();
@@ -143,7 +154,9 @@ export class Scheduler {
     const steps = expansion.pipeline.steps;
     const index = new Map(steps.map((step, i) => [step.id, i]));
     const uses = steps.map((step) => step.dependsOn.map((id) => index.get(id) ?? -1));
-    for (let row = this.#taken; row < expansion.counts.rows; row++) {
+    const order = this.#order;
+    for (let at = this.#taken; at < order.length; at++) {
+      const row = order[at] as number;
       const rowKey = expansion.rowKeys[row] ?? String(row + 1);
       const folder = expansion.rowFolder(row);
       const outcomes: InstanceOutcome[] = [];
@@ -159,7 +172,7 @@ export class Scheduler {
         else settle(outcome, 'deferred', stoppedBy);
         outcomes.push(outcome);
       }
-      yield { key: rowKey, folder, outcomes };
+      yield { index: row, key: rowKey, folder, outcomes };
     }
   }
 
@@ -266,6 +279,13 @@ export class Scheduler {
     if (!limit) return gated;
     return <T>(request: () => Promise<T>) => limit.add(() => gated(request));
   }
+}
+
+/** 0, 1, ... rows - 1: the default order. */
+function everyRow(rows: number): Uint32Array {
+  const order = new Uint32Array(rows);
+  for (let row = 0; row < rows; row++) order[row] = row;
+  return order;
 }
 
 function settle(outcome: InstanceOutcome, status: InstanceStatus, reason: SkipReason | DeferReason): void {
