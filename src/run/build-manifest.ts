@@ -188,6 +188,7 @@ function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBoo
         : null,
     files: outcome.files.map(file),
     extra_files: outcome.extraFiles.map(file),
+    ...(outcome.replaced.length > 0 && { replaced_files: outcome.replaced.map((f) => fileEntry(f, null)) }),
     error: errorEntry(outcome.error),
   };
 }
@@ -220,6 +221,7 @@ export function fileEntry(f: JournalFile, urlExpiresAt: string | null): Manifest
     ...(f.duration_seconds !== undefined && { duration_seconds: f.duration_seconds }),
     url: f.url,
     url_expires_at: urlExpiresAt,
+    ...(f.run_id !== undefined && { run_id: f.run_id }),
   };
 }
 

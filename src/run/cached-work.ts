@@ -13,12 +13,12 @@ import { OutputLayout } from './output-layout.js';
 import { ResultCache } from './result-cache.js';
 
 /** The keys of the instances whose results the folder holds; empty when it holds no journal. */
-export async function cachedWork(expansion: Expansion, outRoot: string): Promise<Set<string>> {
+export async function cachedWork(expansion: Expansion, outRoot: string): Promise<ReadonlySet<string>> {
   const layout = new OutputLayout(outRoot, expansion.pipeline.name);
   const text = await readFile(layout.journal, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });
   if (text === undefined) return new Set();
-  return probeCache(expansion, new ResultCache(replay(text), layout), new FileHasher());
+  return (await probeCache(expansion, new ResultCache(replay(text), layout), new FileHasher())).cached;
 }

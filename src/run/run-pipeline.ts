@@ -114,7 +114,7 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
   try {
     const cache = new ResultCache(state, layout);
     const hasher = new FileHasher();
-    const cached = await probeCache(expansion, cache, hasher);
+    const { cached } = await probeCache(expansion, cache, hasher);
     const ledger = new RequestLedger(options.stateDir, options.key.id());
     const plan = await preflight(expansion, {
       allowUnpriced: options.allowUnpriced,
@@ -189,6 +189,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   });
   const context: InstanceContext = {
     pipelineName: pipeline.name,
+    runId: prepared.runId,
     client,
     layout,
     journal,
