@@ -1,6 +1,6 @@
 /**
  * Validate one pipeline file and plan it: what `plan`, `run --dry-run` and the library's `plan()`
- * share. Sends nothing; reads the request ledger for the quota already used, and the output folder
+ * share, with the rows and redos chosen (a selector that names nothing is a UsageError). Sends nothing; reads the request ledger for the quota already used, and the output folder
  * the run would use for what it already holds.
  */
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
 import { cachedWork } from '../run/cached-work.js';
 import { outputRoot } from '../run/output-layout.js';
+import { resolveSelection } from '../select/selection.js';
 import type { Plan } from './plan-model.js';
 import { preflight } from './preflight.js';
 
@@ -27,6 +28,10 @@ export interface PlanFileOptions {
   readonly out?: string | undefined;
   /** Plan as if the output folder held nothing (`--fresh`). */
   readonly fresh?: boolean | undefined;
+  /** `--rows`: plan only these rows (see select/row-matcher.ts for the grammar). */
+  readonly rows?: readonly string[] | undefined;
+  /** `--redo`: pay again for these cached results (`ROW:STEP`, `ROW`, `*:STEP`). */
+  readonly redo?: readonly string[] | undefined;
 }
 
 export interface PlannedFile {
@@ -39,16 +44,19 @@ export async function planFile(file: string, options: PlanFileOptions): Promise<
   const validation = await validatePipelineFile(path.resolve(options.cwd, file), { displayPath: file });
   const { expansion } = validation;
   if (!expansion) return { validation, plan: undefined };
+  const selection = resolveSelection(expansion, { rows: options.rows, redo: options.redo });
   // What the run would reuse is not what it will send: the plan covers only the rest.
-  const cached = options.fresh
-    ? new Set<string>()
-    : await cachedWork(expansion, outputRoot(options.cwd, options.out, expansion.pipeline));
+  const probe = options.fresh
+    ? undefined
+    : await cachedWork(expansion, outputRoot(options.cwd, options.out, expansion.pipeline), selection);
   const plan = await preflight(expansion, {
     allowUnpriced: options.allowUnpriced,
     stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
     now: Date.now(),
     warnings: validation.warnings.map(formatProblem),
-    isCached: (instance) => cached.has(instance.key),
+    isCached: (instance) => probe?.cached.has(instance.key) ?? false,
+    isRedo: (instance) => probe?.redone.has(instance.key) ?? false,
+    includeRow: selection.rowOrder ? selection.includesRow : undefined,
     ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
     ...(options.quotaUsed !== undefined && { quotaUsed: options.quotaUsed }),
     ...(options.key && { ledgerKeyId: options.key.id() }),

@@ -18,6 +18,10 @@ export interface PreflightOptions {
   readonly ledgerKeyId?: string;
   readonly now: number;
   readonly isCached?: (instance: StepInstance) => boolean;
+  /** --rows: the rows to plan. */
+  readonly includeRow?: ((rowIndex: number) => boolean) | undefined;
+  /** --redo: instances whose cached result is paid for again. */
+  readonly isRedo?: ((instance: StepInstance) => boolean) | undefined;
   /** Validation warnings, as printed. */
   readonly warnings?: readonly string[];
 }
@@ -52,6 +56,8 @@ export async function preflight(expansion: Expansion, options: PreflightOptions)
     ...(maxCredits && { maxCredits }),
     ...(quotaUsed && { quotaUsed }),
     ...(options.isCached && { isCached: options.isCached }),
+    includeRow: options.includeRow,
+    isRedo: options.isRedo,
     ...(options.warnings && { warnings: options.warnings }),
   });
 }

@@ -6,19 +6,27 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Expansion } from '../pipeline/expansion.js';
-import { probeCache } from './cache-probe.js';
+import type { Selection } from '../select/selection.js';
+import { type CacheProbe, probeCache } from './cache-probe.js';
 import { FileHasher } from './fingerprint.js';
 import { replay } from './journal.js';
 import { OutputLayout } from './output-layout.js';
+import { forcedInstances } from './redo-story.js';
 import { ResultCache } from './result-cache.js';
 
-/** The keys of the instances whose results the folder holds; empty when it holds no journal. */
-export async function cachedWork(expansion: Expansion, outRoot: string): Promise<ReadonlySet<string>> {
+const NOTHING: CacheProbe = { cached: new Set(), redone: new Set() };
+
+/** What the folder holds of the selected rows' instances; nothing when it holds no journal. */
+export async function cachedWork(expansion: Expansion, outRoot: string, selection?: Selection): Promise<CacheProbe> {
   const layout = new OutputLayout(outRoot, expansion.pipeline.name);
   const text = await readFile(layout.journal, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });
-  if (text === undefined) return new Set();
-  return (await probeCache(expansion, new ResultCache(replay(text), layout), new FileHasher())).cached;
+  if (text === undefined) return NOTHING;
+  const state = replay(text);
+  return probeCache(expansion, new ResultCache(state, layout), new FileHasher(), {
+    includeRow: selection?.rowOrder ? selection.includesRow : undefined,
+    forced: forcedInstances(selection?.redo, state),
+  });
 }
