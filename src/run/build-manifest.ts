@@ -85,11 +85,10 @@ export function addRow(totals: RowTotals, row: ManifestRow): void {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** The rows a stopped run never started, made on the fly, numbered from `first`. */
-export function* notStartedRows(run: RunRecord, first: number): Generator<ManifestRow> {
+/** The rows a stopped run never started, made on the fly; `indexOf` gives a row's place in the manifest. */
+export function* notStartedRows(run: RunRecord, indexOf: (row: OutcomeRow) => number): Generator<ManifestRow> {
   if (!run.notStarted) return;
-  let index = first;
-  for (const row of run.notStarted()) yield rowEntry(index++, row.key, row.folder, row.outcomes, false, run.books);
+  for (const row of run.notStarted()) yield rowEntry(indexOf(row), row.key, row.folder, row.outcomes, false, run.books);
 }
 
 /** A row's manifest entry from its outcomes and the journal's books. */
