@@ -1,7 +1,7 @@
 /**
  * `assetline plan <pipeline.yaml>`: what the pipeline will cost in credits and requests, whether
  * it fits the budget and the quota left today, and the verdict. Sends nothing.
- * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid.
+ * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid or a selector names nothing.
  */
 import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
@@ -28,7 +28,12 @@ Options:
   --out DIR            the output folder run would use (default: the pipeline's outputs.dir, else
                        out/): steps it already holds are cached, not planned
   --fresh              plan as if the output folder held nothing
-Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage.`;
+  --rows SEL           plan only these rows: a row key, a glob over keys (SKU-1*), a row number or a
+                       range of them (1-20); repeat it or separate with commas. Keys come first
+  --redo SEL           pay again for cached results: ROW:STEP, ROW (all its steps) or *:STEP, globs
+                       allowed; the steps that use them are redone too
+Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage
+(a --rows or --redo selector that names no row or step).`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsageErrors('plan', () =>
@@ -43,6 +48,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         'state-dir': { type: 'string' },
         out: { type: 'string' },
         fresh: { type: 'boolean', default: false },
+        rows: { type: 'string', multiple: true },
+        redo: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -62,6 +69,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       stateDir: values['state-dir'],
       out: values.out,
       fresh: values.fresh,
+      rows: values.rows,
+      redo: values.redo,
     },
     io,
   );
@@ -76,6 +85,10 @@ export interface PlanFlags {
   /** The output folder the run would use: what it holds is not planned again. */
   readonly out: string | undefined;
   readonly fresh: boolean;
+  /** `--rows`: only these rows are planned. */
+  readonly rows?: readonly string[] | undefined;
+  /** `--redo`: cached results paid for again. */
+  readonly redo?: readonly string[] | undefined;
 }
 
 /** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
@@ -89,6 +102,8 @@ export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): 
     key: keyFromEnv(io.env),
     out: flags.out,
     fresh: flags.fresh,
+    rows: flags.rows,
+    redo: flags.redo,
   });
   if (!plan) {
     const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);

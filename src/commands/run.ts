@@ -28,6 +28,12 @@ Options:
   --allow-unpriced     run models without a price, planning them as 0
   --fresh              ignore earlier progress (the journal is set aside)
   --dry-run            plan only: print the plan and exit (0, or 3 when refused)
+  --rows SEL           run only these rows: a row key, a glob over keys (SKU-1*), a row number or a
+                       range of them (1-20); repeat it or separate with commas. Keys come first.
+                       The manifest still lists the other rows as earlier runs left them
+  --redo SEL           pay again for cached results: ROW:STEP, ROW (all its steps) or *:STEP, globs
+                       allowed; the steps that use them are redone too. The earlier files are kept
+                       under out/<pipeline>/runs/<run that made them>/
   --quota-used N       requests already sent with this key in the last 24 h
   --state-dir DIR      where the request ledger is kept (default .assetline/)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')}
@@ -55,6 +61,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         'log-file': { type: 'string' },
         json: { type: 'boolean', default: false },
         shard: { type: 'string' },
+        rows: { type: 'string', multiple: true },
+        redo: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -79,6 +87,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         stateDir: values['state-dir'],
         out: values.out,
         fresh: values.fresh,
+        rows: values.rows,
+        redo: values.redo,
       },
       io,
     );
@@ -114,6 +124,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     quotaUsed,
     allowUnpriced: values['allow-unpriced'],
     fresh: values.fresh,
+    rows: values.rows,
+    redo: values.redo,
     stateDir: values['state-dir'],
     logger,
     progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',
