@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { planFile } from '../../src/plan/plan-file.js';
 import { UsageError } from '../../src/errors.js';
 import { FAST_VIDEO, runIn, type Workspace, workspace } from '../helpers/run-harness.js';
-import { stats } from '../helpers/sandbox-http.js';
+import { DEMO_KEY, stats } from '../helpers/sandbox-http.js';
 import { sandboxesFor } from '../helpers/sandboxes.js';
 
 const sandboxWith = sandboxesFor();
@@ -100,6 +100,40 @@ describe('--rows', () => {
     const all = await runIn(ws, sandbox, { quotaUsed: 0 });
     expect(all.manifest?.totals.steps).toMatchObject({ cached: 9, done: 0 });
     expect((await stats(sandbox)).charges.credits).toBe(630);
+  });
+
+  it('lists rows never started after a stop, and rows not chosen, each in its place in the file', async () => {
+    const sandbox = await sandboxWith();
+    // Thirty rows of one tts step (10 credits); credits for two. More rows than the scheduler
+    // takes at once, so the stop leaves some chosen rows never started.
+    const voices = `version: 1
+name: voices
+${FAST_VIDEO}rows:
+${Array.from({ length: 30 }, (_, i) => `  - { sku: R${i + 1} }`).join('\n')}
+row_key: sku
+steps:
+  - id: voice
+    tts: { text: "Meet \${{ row.sku }}" }
+`;
+    const ws = workspace(voices);
+    (sandbox.accounts.find(DEMO_KEY) as { credits: number }).credits = 25;
+    const result = await runIn(ws, sandbox, { rows: ['1-3', '5-30'], concurrency: 1, quotaUsed: 0 });
+    expect(result.exitCode).toBe(4);
+    const rows = result.manifest?.rows.map(
+      (row) => `${row.key} ${row.steps[0]?.status}/${row.steps[0]?.reason ?? '-'}`,
+    );
+    expect(rows).toEqual([
+      'R1 done/-',
+      'R2 done/-',
+      'R3 deferred/credits',
+      'R4 skipped/not-selected',
+      ...Array.from({ length: 26 }, (_, i) => `R${i + 5} deferred/credits`),
+    ]);
+    expect(result.manifest?.totals.steps).toEqual({ done: 2, cached: 0, failed: 0, skipped: 1, deferred: 27 });
+    // Rows before the first one never started (the gallery's when the rest collapse): some were.
+    expect(result.rowsStarted).toBeGreaterThan(4);
+    expect(result.rowsStarted).toBeLessThan(30);
+    expect(result.manifest?.rows[result.rowsStarted ?? 0]?.steps[0]?.started_at).toBeNull();
   });
 
   it('is refused before anything is written when a selector names no row', async () => {
