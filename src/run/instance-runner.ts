@@ -147,7 +147,8 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
           instance.key,
           workFingerprint,
           generation,
-          redo === 'start' ? context.runId : undefined,
+          // A redo's new key is the run's own: no earlier story (nor --fresh) can have used it.
+          redo === 'none' ? undefined : context.runId,
         );
   if (!(inDoubt && history.idempotencyKey === key)) {
     await record(context, {
