@@ -47,7 +47,7 @@ export function planText(plan: Plan): string {
   const { redo } = plan;
   if (redo.instances > 0)
     out.push(
-      `  redo:      ${count(redo.instances, 'step')} in ${count(redo.rows, 'row')}, ${count(redo.credits, 'credit')} (cached results paid again)`,
+      `  redo:      ${count(redo.instances, 'step')} in ${count(redo.rows, 'row')}, ${plan.credits.estimated ? '~' : ''}${count(redo.credits, 'credit')} (cached results paid again)`,
     );
   if (plan.cached.instances > 0) {
     out.push(

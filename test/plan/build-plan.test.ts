@@ -299,7 +299,7 @@ describe('rows and redos chosen', () => {
     expect(plan.requests.submits).toBe(3);
     expect(plan.rowsToSend).toEqual(['A']);
     expect(planJson(plan).redo).toEqual({ steps: 3, rows: 1, credits: 440 });
-    expect(planText(plan)).toContain('  redo:      3 steps in 1 row, 440 credits (cached results paid again)');
+    expect(planText(plan)).toContain('  redo:      3 steps in 1 row, ~440 credits (cached results paid again)');
     expect(planText(buildPlan(await expand(ALL_OPERATIONS), ALLOWED))).not.toContain('redo:');
     expect(planJson(buildPlan(await expand(ALL_OPERATIONS), ALLOWED))).toMatchObject({
       selection: null,
