@@ -1,7 +1,7 @@
 /**
  * `assetline plan <pipeline.yaml>`: what the pipeline will cost in credits and requests, whether
  * it fits the budget and the quota left today, and the verdict. Sends nothing.
- * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid.
+ * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid or a selector names nothing.
  */
 import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
@@ -30,7 +30,12 @@ Options:
   --fresh              plan as if the output folder held nothing
   --fit                plan only the whole rows that fit the quota left and the budget, in
                        priority order; show what is deferred and how many more days it needs
-Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage.`;
+  --rows SEL           plan only these rows: a row key, a glob over keys (SKU-1*), a row number or a
+                       range of them (1-20); repeat it or separate with commas. Keys come first
+  --redo SEL           pay again for cached results: ROW:STEP, ROW (all its steps) or *:STEP, globs
+                       allowed; the steps that use them are redone too
+Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage
+(a --rows or --redo selector that names no row or step).`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsageErrors('plan', () =>
@@ -46,6 +51,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         out: { type: 'string' },
         fresh: { type: 'boolean', default: false },
         fit: { type: 'boolean', default: false },
+        rows: { type: 'string', multiple: true },
+        redo: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -66,6 +73,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
       out: values.out,
       fresh: values.fresh,
       fit: values.fit,
+      rows: values.rows,
+      redo: values.redo,
     },
     io,
   );
@@ -82,6 +91,10 @@ export interface PlanFlags {
   readonly fresh: boolean;
   /** Plan only the whole rows that fit the quota left and the budget. */
   readonly fit: boolean;
+  /** `--rows`: only these rows are planned. */
+  readonly rows?: readonly string[] | undefined;
+  /** `--redo`: cached results paid for again. */
+  readonly redo?: readonly string[] | undefined;
 }
 
 /** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
@@ -96,6 +109,8 @@ export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): 
     out: flags.out,
     fresh: flags.fresh,
     fit: flags.fit,
+    rows: flags.rows,
+    redo: flags.redo,
   });
   if (!plan) {
     const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);

@@ -30,13 +30,19 @@ Options:
   --fit                run the whole rows that fit the quota left and the budget (in priority
                        order) and defer the rest: exit 4, run again later to go on
   --dry-run            plan only: print the plan and exit (0, or 3 when refused)
+  --rows SEL           run only these rows: a row key, a glob over keys (SKU-1*), a row number or a
+                       range of them (1-20); repeat it or separate with commas. Keys come first.
+                       The manifest still lists the other rows as earlier runs left them
+  --redo SEL           pay again for cached results: ROW:STEP, ROW (all its steps) or *:STEP, globs
+                       allowed; the steps that use them are redone too. The earlier files are kept
+                       under out/<pipeline>/runs/<run that made them>/
   --quota-used N       requests already sent with this key in the last 24 h
   --state-dir DIR      where the request ledger is kept (default .assetline/)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')}
   --log-file FILE      JSON log lines to FILE instead of stderr
   --json               print a JSON summary on stdout at the end
 Exit codes: 0 done, 1 some steps failed, 2 invalid or locked, 3 refused, 4 stopped (credits,
-quota or budget; resumable), 5 key refused, 130/143 interrupted (resumable).`;
+quota or budget, or --fit deferred rows; resumable), 5 key refused, 130/143 interrupted (resumable).`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsageErrors('run', () =>
@@ -58,6 +64,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         'log-file': { type: 'string' },
         json: { type: 'boolean', default: false },
         shard: { type: 'string' },
+        rows: { type: 'string', multiple: true },
+        redo: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -83,6 +91,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         out: values.out,
         fresh: values.fresh,
         fit: values.fit,
+        rows: values.rows,
+        redo: values.redo,
       },
       io,
     );
@@ -119,6 +129,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     allowUnpriced: values['allow-unpriced'],
     fresh: values.fresh,
     fit: values.fit,
+    rows: values.rows,
+    redo: values.redo,
     stateDir: values['state-dir'],
     logger,
     progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',

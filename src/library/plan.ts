@@ -48,6 +48,20 @@ export interface PlanOptions {
    */
   readonly fit?: boolean;
   /**
+   * Plan only these rows (`--rows`): each a row key, a glob over row keys (`"SKU-1*"`; `*` and
+   * `?`), a row number from 1 (`"7"`) or a range (`"1-20"`); a row key wins over a number. Each
+   * string may list several, comma-separated.
+   * @default every row
+   */
+  readonly rows?: readonly string[];
+  /**
+   * Plan paying again for these cached results (`--redo`): `"ROW:STEP"`, `"ROW"` or `"*:STEP"`,
+   * globs allowed in both parts; the steps that use them count too. The plan's `redo` says what
+   * that costs.
+   * @default nothing redone
+   */
+  readonly redo?: readonly string[];
+  /**
    * The API key whose ledger tells the quota used (never sent by `plan`).
    * @default process.env.ASSETLINE_API_KEY
    */
@@ -60,6 +74,7 @@ export interface PlanOptions {
  * same output folder would send; what it holds is `cached`. Sends nothing.
  *
  * @throws {PipelineInvalidError} the pipeline does not validate (its `problems` list them all).
+ * @throws {UsageError} a `rows` or `redo` selector names no row or step.
  */
 export async function plan(file: string, options: PlanOptions = {}): Promise<PlanJson> {
   const apiKey = options.apiKey?.trim();
@@ -72,6 +87,8 @@ export async function plan(file: string, options: PlanOptions = {}): Promise<Pla
     out: options.out,
     fresh: options.fresh,
     fit: options.fit,
+    rows: options.rows,
+    redo: options.redo,
     key: apiKey ? new SecretKey(apiKey) : keyFromEnv(process.env),
   });
   if (!planned) throw new PipelineInvalidError(validation);

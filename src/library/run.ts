@@ -16,6 +16,7 @@ import { type RunJson, runJson } from '../run/run-json.js';
 import type { LogLevel } from '../run/log-levels.js';
 import { createRunLogger } from '../run/run-logger.js';
 import { outputRoot } from '../run/output-layout.js';
+import { resolveSelection } from '../select/selection.js';
 import { type RunResult, runPipeline } from '../run/run-pipeline.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
 
@@ -30,6 +31,8 @@ export interface RunFileOptions {
   readonly allowUnpriced: boolean;
   readonly fresh: boolean;
   readonly fit?: boolean | undefined;
+  readonly rows?: readonly string[] | undefined;
+  readonly redo?: readonly string[] | undefined;
   readonly stateDir?: string | undefined;
   readonly logger: Logger;
   readonly progress: 'bar' | 'lines' | 'off';
@@ -50,6 +53,8 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
   const validation = await validatePipelineFile(path.resolve(options.cwd, file), { displayPath: file });
   if (!validation.expansion) return { validation, result: undefined };
   const { pipeline } = validation.expansion;
+  // A selector that names nothing is a usage error before anything is started, sent or written.
+  const selection = resolveSelection(validation.expansion, { rows: options.rows, redo: options.redo });
   // Resolved before the sandbox starts, so a missing key is reported without starting anything.
   const connection = options.sandbox ? undefined : resolveConnection(options.env, pipeline.api.baseUrl);
   const sandbox = options.sandbox ? await startEmbeddedSandbox() : undefined;
@@ -72,6 +77,7 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
       progress: options.progress,
       interrupt: options.signal,
       warnings: validation.warnings.map(formatProblem),
+      selection,
     });
     // Loaded after the run: the report's modules (and the manifest schema the gallery reads back
     // with) need not hold up the first request.
@@ -150,6 +156,22 @@ export interface RunOptions {
    */
   readonly quotaUsed?: number;
   /**
+   * Run only these rows (`--rows`): each a row key, a glob over row keys (`"SKU-1*"`; `*` and `?`),
+   * a row number from 1 (`"7"`) or a range (`"1-20"`); a row key wins over a number. Each string
+   * may list several, comma-separated. The other rows are neither sent nor planned; the manifest
+   * and assets.csv list them as earlier runs left them (`reason: "not-selected"`).
+   * @default every row
+   */
+  readonly rows?: readonly string[];
+  /**
+   * Pay again for these cached results (`--redo`): `"ROW:STEP"`, `"ROW"` (every step of the row)
+   * or `"*:STEP"` (the step in every row), globs allowed in both parts. The steps that use a
+   * redone step's output are redone too. The earlier files are kept under
+   * `<out>/<pipeline>/runs/<id of the run that saved them>/`.
+   * @default nothing redone
+   */
+  readonly redo?: readonly string[];
+  /**
    * Where the request ledger is kept.
    * @default ".assetline"
    */
@@ -178,7 +200,8 @@ export interface RunOptions {
  * @returns `{ status, exit_code, credits_used, requests_sent, steps, manifest }`, plus `reasons`
  *   when the plan refused the run.
  * @throws {PipelineInvalidError} the pipeline does not validate (nothing was sent).
- * @throws {UsageError} no service or key is configured, or the output folder cannot be written.
+ * @throws {UsageError} no service or key is configured, the output folder cannot be written, or a
+ *   `rows` or `redo` selector names no row or step (nothing is sent or written).
  * @throws {LockedError} another run holds the output folder.
  */
 export async function run(file: string, options: RunOptions = {}): Promise<RunJson> {
@@ -204,6 +227,8 @@ export async function run(file: string, options: RunOptions = {}): Promise<RunJs
     allowUnpriced: options.allowUnpriced ?? false,
     fresh: options.fresh ?? false,
     fit: options.fit ?? false,
+    rows: options.rows,
+    redo: options.redo,
     stateDir: options.stateDir,
     logger,
     progress: 'off',

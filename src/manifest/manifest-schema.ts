@@ -14,6 +14,12 @@ const fileSchema = z.strictObject({
   duration_seconds: z.number().nonnegative().optional(),
   url: z.string().describe('Where the service served it (expires).'),
   url_expires_at: z.string().nullable().describe('When the URL stops answering, as far as known.'),
+  run_id: z
+    .string()
+    .optional()
+    .describe(
+      'The run that saved the file from the service (a copy reused from the cache keeps it); absent for files saved by versions that did not record it.',
+    ),
 });
 
 const creditsPair = z.strictObject({ planned: z.number().nonnegative(), used: z.number().nonnegative() });
@@ -43,7 +49,12 @@ const stepSchema = z.strictObject({
   operation: z.string(),
   model: z.string().nullable(),
   status: z.enum(STEP_STATUSES),
-  reason: z.string().nullable().describe('Why skipped or deferred.'),
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why skipped or deferred; `not-selected` for the steps of a row --rows did not choose (cached: an earlier result, skipped: none).',
+    ),
   request_id: z.string().nullable(),
   request_ids: z.array(z.string()).describe('Every video submission, oldest first.'),
   attempts: z.number().int().nonnegative(),
@@ -60,6 +71,12 @@ const stepSchema = z.strictObject({
   duration_ms: z.number().nonnegative().nullable(),
   files: z.array(fileSchema),
   extra_files: z.array(fileSchema).describe('Results of abandoned video jobs that were paid for anyway.'),
+  replaced_files: z
+    .array(fileSchema)
+    .optional()
+    .describe(
+      'Redone in this run (--redo): the earlier result, kept at runs/<run_id>/<its path> (run_id: the run that saved it).',
+    ),
   error: z
     .strictObject({
       kind: z.string(),

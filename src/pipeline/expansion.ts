@@ -141,13 +141,33 @@ export class Expansion {
     } as StepInstance;
   }
 
-  /** Every runnable instance, row by row, in step order within a row. */
-  *instances(): Generator<StepInstance> {
+  /** Every runnable instance (of the rows `includeRow` takes), row by row, in step order within a row. */
+  *instances(includeRow?: (rowIndex: number) => boolean): Generator<StepInstance> {
     for (let row = 0; row < this.counts.rows; row++) {
+      if (includeRow && !includeRow(row)) continue;
       for (let step = 0; step < this.counts.steps; step++) {
         if (!this.isSkipped(row, step)) yield this.instance(row, step);
       }
     }
+  }
+
+  /** The counts of the rows `includeRow` takes (`--rows`): rows, instances and skips as in `counts`. */
+  countsOf(includeRow: (rowIndex: number) => boolean): ExpansionCounts {
+    let rows = 0;
+    let instances = 0;
+    let skippedWhen = 0;
+    let skippedUpstream = 0;
+    for (let row = 0; row < this.counts.rows; row++) {
+      if (!includeRow(row)) continue;
+      rows++;
+      for (let step = 0; step < this.counts.steps; step++) {
+        const state = this.#state(row, step);
+        if (state === InstanceState.skippedWhen) skippedWhen++;
+        else if (state === InstanceState.skippedUpstream) skippedUpstream++;
+        else instances++;
+      }
+    }
+    return { rows, steps: this.counts.steps, instances, skippedWhen, skippedUpstream };
   }
 
   /** Every skipped instance with its reason. */

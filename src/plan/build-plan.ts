@@ -2,7 +2,8 @@
  * Build the plan of an expanded pipeline in one pass over its instances: price each, count its
  * requests (one submit, plus status polls for video), and add it to the totals by step, model
  * and row. Instances an earlier run can reuse (the runner's cache) cost nothing and are counted
- * as cached. Then decide: refuse what does not fit the budget or the remaining quota.
+ * as cached; those it pays for again on purpose (--redo) are counted as sent, and as redone. Only
+ * the rows --rows chose are looked at. Then decide: refuse what does not fit the budget or the remaining quota.
  */
 import { pollsWithin } from '../api/poll-schedule.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
@@ -26,6 +27,10 @@ export interface PlanInput {
   };
   /** The runner's cache: true when an earlier run's result can be reused. */
   readonly isCached?: (instance: StepInstance) => boolean;
+  /** --rows: the rows to plan; the others are neither counted nor shown. */
+  readonly includeRow?: ((rowIndex: number) => boolean) | undefined;
+  /** --redo: true when the run pays again for a result the folder holds (the instance is not cached). */
+  readonly isRedo?: ((instance: StepInstance) => boolean) | undefined;
   /** Validation warnings, as printed, to show with the plan. */
   readonly warnings?: readonly string[];
   /**
@@ -70,9 +75,10 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
   // Rows with a step to send, and rows with any step at all: the rest are wholly cached.
   const rowsToSend = new Set<string>();
   const rowsWithSteps = new Set<string>();
+  const redo = { instances: 0, rows: new Set<string>(), credits: 0 };
   const add = (map: Map<string, number>, key: string, credits: number) => map.set(key, (map.get(key) ?? 0) + credits);
 
-  for (const instance of expansion.instances()) {
+  for (const instance of expansion.instances(input.includeRow)) {
     // Rows --fit defers tonight are not planned: neither sent nor counted.
     if (fit && fit.tonight[instance.rowIndex] !== 1) continue;
     const price = priceInstance(instance, pipeline.pricing);
@@ -108,6 +114,11 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     }
     submits++;
     rowsToSend.add(instance.rowKey);
+    if (input.isRedo?.(instance)) {
+      redo.instances++;
+      redo.rows.add(instance.rowKey);
+      if (price.priced) redo.credits += price.credits;
+    }
     if (instance.operation === 'video') videos++;
     if (!price.priced) {
       unpricedInstances++;
@@ -132,11 +143,12 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
   }
 
   const budget = { maxCredits: input.maxCredits?.value, source: input.maxCredits?.source };
-  const counts = expansion.counts;
+  const counts = input.includeRow ? expansion.countsOf(input.includeRow) : expansion.counts;
   const plan = {
     pipeline: pipeline.name,
     file: pipeline.file,
     rows: counts.rows,
+    selection: input.includeRow ? { rows: counts.rows, ofRows: expansion.counts.rows } : undefined,
     instances: counts.instances,
     skipped: { when: counts.skippedWhen, upstream: counts.skippedUpstream },
     lines: [...lines.values()],
@@ -153,6 +165,7 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     unpriced: [...unpriced.values()],
     cached: { instances: cachedInstances, creditsSaved, rows: rowsWithSteps.size - rowsToSend.size },
     rowsToSend: [...rowsToSend],
+    redo: { instances: redo.instances, rows: redo.rows.size, credits: redo.credits },
     requests: {
       submits,
       videos,
@@ -181,7 +194,7 @@ function planFit(
   quota: QuotaState,
 ): { readonly tonight: Uint8Array; readonly plan: FitPlan } {
   const isCached = input.isCached ?? (() => false);
-  const needs = rowNeeds(expansion, isCached);
+  const needs = rowNeeds(expansion, isCached, input.includeRow);
   const order = input.fit?.order ?? [];
   const budget = input.maxCredits?.value ?? Number.POSITIVE_INFINITY;
   const result = fitRows(

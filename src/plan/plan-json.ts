@@ -6,6 +6,7 @@ export function planJson(plan: Plan) {
     pipeline: plan.pipeline,
     file: plan.file,
     rows: plan.rows,
+    selection: plan.selection ? { rows: plan.selection.rows, of_rows: plan.selection.ofRows } : null,
     steps: plan.instances,
     credits: {
       total: plan.credits.total,
@@ -48,6 +49,7 @@ export function planJson(plan: Plan) {
       : null,
     cached: { steps: plan.cached.instances, credits_saved: plan.cached.creditsSaved, rows: plan.cached.rows },
     to_send: { rows: plan.rowsToSend.length, steps: plan.requests.submits, credits: plan.credits.total },
+    redo: { steps: plan.redo.instances, rows: plan.redo.rows, credits: plan.redo.credits },
     skipped: { when: plan.skipped.when, upstream: plan.skipped.upstream },
     lines: plan.lines.map((line) => ({
       step: line.stepId,

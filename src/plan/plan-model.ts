@@ -46,7 +46,10 @@ export interface QuotaState {
 export interface Plan {
   readonly pipeline: string;
   readonly file: string;
+  /** Rows planned: every row of the rows file, or those --rows chose. */
   readonly rows: number;
+  /** --rows: how many rows it chose of the rows file's; undefined when every row is planned. */
+  readonly selection: { readonly rows: number; readonly ofRows: number } | undefined;
   /** Step instances to run (cached ones included, skipped ones not). */
   readonly instances: number;
   readonly skipped: { readonly when: number; readonly upstream: number };
@@ -73,6 +76,11 @@ export interface Plan {
   };
   /** Rows with at least one step to send (new, changed, failed or deferred before), in sheet order. */
   readonly rowsToSend: readonly string[];
+  /**
+   * Results the output folder holds that the run pays for again (--redo, with the steps that use
+   * them, and redos an earlier run left unfinished): counted in the credits and submits too.
+   */
+  readonly redo: { readonly instances: number; readonly rows: number; readonly credits: number };
   readonly requests: {
     readonly submits: number;
     readonly videos: number;

@@ -7,8 +7,11 @@ export function planText(plan: Plan): string {
   const out: string[] = [];
   const skipped = plan.skipped.when + plan.skipped.upstream;
   out.push(`Plan for ${plan.pipeline} (${plan.file})`);
+  const rows = plan.selection
+    ? `${formatNumber(plan.selection.rows)} of ${count(plan.selection.ofRows, 'row')} (--rows)`
+    : count(plan.rows, 'row');
   out.push(
-    `${count(plan.rows, 'row')}, ${count(plan.instances, 'step instance')} to run${skipped > 0 ? `, ${formatNumber(skipped)} skipped by when:` : ''}${plan.cached.instances > 0 ? `, ${formatNumber(plan.cached.instances)} cached from earlier runs` : ''}`,
+    `${rows}, ${count(plan.instances, 'step instance')} to run${skipped > 0 ? `, ${formatNumber(skipped)} skipped by when:` : ''}${plan.cached.instances > 0 ? `, ${formatNumber(plan.cached.instances)} cached from earlier runs` : ''}`,
   );
   out.push('');
 
@@ -42,6 +45,11 @@ export function planText(plan: Plan): string {
   out.push(`  quota:     ${quotaLine(plan)}`);
   out.push(`  budget:    ${budgetLine(plan)}`);
   if (plan.fit) out.push(`  fit:       ${fitLine(plan.fit)}`);
+  const { redo } = plan;
+  if (redo.instances > 0)
+    out.push(
+      `  redo:      ${count(redo.instances, 'step')} in ${count(redo.rows, 'row')}, ${plan.credits.estimated ? '~' : ''}${count(redo.credits, 'credit')} (cached results paid again)`,
+    );
   if (plan.cached.instances > 0) {
     out.push(
       `  cached:    ${formatNumber(plan.cached.instances)} step instances, ${formatNumber(plan.cached.creditsSaved)} credits saved`,

@@ -18,6 +18,10 @@ export interface PreflightOptions {
   readonly ledgerKeyId?: string;
   readonly now: number;
   readonly isCached?: (instance: StepInstance) => boolean;
+  /** --rows: the rows to plan. */
+  readonly includeRow?: ((rowIndex: number) => boolean) | undefined;
+  /** --redo: instances whose cached result is paid for again. */
+  readonly isRedo?: ((instance: StepInstance) => boolean) | undefined;
   /** Validation warnings, as printed. */
   readonly warnings?: readonly string[];
   /** `--fit`: plan the whole rows that fit the quota left and the budget; defer the rest. */
@@ -55,12 +59,19 @@ export async function preflight(expansion: Expansion, options: PreflightOptions)
     ...(maxCredits && { maxCredits }),
     ...(quotaUsed && { quotaUsed }),
     ...(options.isCached && { isCached: options.isCached }),
+    includeRow: options.includeRow,
+    isRedo: options.isRedo,
     ...(options.warnings && { warnings: options.warnings }),
     ...(options.fit && {
       fit: {
-        order: expansion.rowOrder(),
+        order: takenRows(expansion.rowOrder(), options.includeRow),
         lastRequestAt: quotaUsed && 'newest' in quotaUsed ? quotaUsed.newest : undefined,
       },
     }),
   });
+}
+
+/** The rows a run takes, in the order it takes them: by priority, then only those --rows chose. */
+export function takenRows(order: Uint32Array, includeRow: ((rowIndex: number) => boolean) | undefined): Uint32Array {
+  return includeRow ? order.filter((row) => includeRow(row)) : order;
 }

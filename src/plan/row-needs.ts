@@ -24,7 +24,11 @@ export function pollsPerVideo(expansion: Expansion): { readonly expected: number
 }
 
 /** Steps the cache covers need nothing; an unpriced step counts 0 credits (the plan says so). */
-export function rowNeeds(expansion: Expansion, isCached: (instance: StepInstance) => boolean): RowNeeds {
+export function rowNeeds(
+  expansion: Expansion,
+  isCached: (instance: StepInstance) => boolean,
+  includeRow?: (rowIndex: number) => boolean,
+): RowNeeds {
   const rows = expansion.counts.rows;
   const needs: RowNeeds = {
     worstRequests: new Float64Array(rows),
@@ -32,7 +36,7 @@ export function rowNeeds(expansion: Expansion, isCached: (instance: StepInstance
     credits: new Float64Array(rows),
   };
   const polls = pollsPerVideo(expansion);
-  for (const instance of expansion.instances()) {
+  for (const instance of expansion.instances(includeRow)) {
     if (isCached(instance)) continue;
     const row = instance.rowIndex;
     const video = instance.operation === 'video';

@@ -49,6 +49,7 @@ export async function collectAbandoned(
           bytes: file.bytes,
           media_type: file.mediaType,
           url,
+          run_id: context.runId,
         });
         await book({ type: 'paid', t: context.now(), key: outcome.key, credits, request_ids: [requestId] });
         logger.warn(

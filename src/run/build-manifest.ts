@@ -85,11 +85,10 @@ export function addRow(totals: RowTotals, row: ManifestRow): void {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** The rows a stopped run never started, made on the fly, numbered from `first`. */
-export function* notStartedRows(run: RunRecord, first: number): Generator<ManifestRow> {
+/** The rows a stopped run never started, made on the fly; `indexOf` gives a row's place in the manifest. */
+export function* notStartedRows(run: RunRecord, indexOf: (row: OutcomeRow) => number): Generator<ManifestRow> {
   if (!run.notStarted) return;
-  let index = first;
-  for (const row of run.notStarted()) yield rowEntry(index++, row.key, row.folder, row.outcomes, false, run.books);
+  for (const row of run.notStarted()) yield rowEntry(indexOf(row), row.key, row.folder, row.outcomes, false, run.books);
 }
 
 /** A row's manifest entry from its outcomes and the journal's books. */
@@ -188,6 +187,7 @@ function stepEntry(outcome: InstanceOutcome, planned: number, books: InstanceBoo
         : null,
     files: outcome.files.map(file),
     extra_files: outcome.extraFiles.map(file),
+    ...(outcome.replaced.length > 0 && { replaced_files: outcome.replaced.map((f) => fileEntry(f, null)) }),
     error: errorEntry(outcome.error),
   };
 }
@@ -220,6 +220,7 @@ export function fileEntry(f: JournalFile, urlExpiresAt: string | null): Manifest
     ...(f.duration_seconds !== undefined && { duration_seconds: f.duration_seconds }),
     url: f.url,
     url_expires_at: urlExpiresAt,
+    ...(f.run_id !== undefined && { run_id: f.run_id }),
   };
 }
 

@@ -51,6 +51,12 @@ export class CacheIndex implements CacheSource {
   readonly #results = new Map<string, StoredResult>();
   /** Own results that a newer result of the same work, for another instance, replaced. */
   readonly #displaced = new Map<string, StoredResult>();
+  #redo = false;
+
+  /** The journal has a redo (--redo) intent: telling whether it is finished takes the whole story. */
+  get hasRedo(): boolean {
+    return this.#redo;
+  }
 
   /** The index of a journal file; empty when there is none. */
   static async read(file: string): Promise<CacheIndex> {
@@ -72,6 +78,7 @@ export class CacheIndex implements CacheSource {
    */
   applyLine(line: string): void {
     if (line.startsWith(INTENT)) {
+      if (line.includes('"redo":true')) this.#redo = true;
       const key = stringField(line, 'key');
       const fingerprint = stringField(line, 'fingerprint');
       const generation = numberField(line, 'generation');
@@ -85,6 +92,7 @@ export class CacheIndex implements CacheSource {
       return;
     }
     const record = parseJournalLine(line);
+    if (record?.type === 'intent' && record.redo) this.#redo = true;
     if (record?.type === 'intent') this.#intent(record.key, record.fingerprint, record.generation);
     else if (record?.type === 'downloaded') this.#downloaded(record.key, record.fingerprint, JSON.stringify(record));
   }

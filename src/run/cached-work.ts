@@ -5,15 +5,37 @@
  * about it. A run that is going on at the same time may hold more by the time the next run
  * starts; never less.
  */
-import { CacheIndex } from './cache-index.js';
+import { readFile } from 'node:fs/promises';
+import type { Expansion } from '../pipeline/expansion.js';
+import type { Selection } from '../select/selection.js';
+import { CacheIndex, journalCacheSource } from './cache-index.js';
 import { CacheProbe } from './cache-probe.js';
 import { FileHasher } from './fingerprint.js';
+import { type JournalState, replay } from './journal.js';
 import { OutputLayout } from './output-layout.js';
+import { forcedInstances } from './redo-story.js';
 import { ResultCache } from './result-cache.js';
+import { ResultIndex } from './result-index.js';
 
-/** The cache of the pipeline's folder under `outRoot`; it covers nothing when there is no journal. */
-export async function cachedWork(pipelineName: string, outRoot: string): Promise<CacheProbe> {
-  const layout = new OutputLayout(outRoot, pipelineName);
+const NO_STORIES: JournalState = { instances: new Map(), results: new ResultIndex() };
+
+/** The cache of the pipeline's folder under `outRoot`, with the redos the selection asks for. */
+export async function cachedWork(expansion: Expansion, outRoot: string, selection?: Selection): Promise<CacheProbe> {
+  const layout = new OutputLayout(outRoot, expansion.pipeline.name);
   const index = await CacheIndex.read(layout.journal);
-  return new CacheProbe(new ResultCache(index, layout), new FileHasher());
+  if (!index.hasRedo) {
+    return new CacheProbe(
+      new ResultCache(index, layout),
+      new FileHasher(),
+      forcedInstances(selection?.redo, NO_STORIES),
+    );
+  }
+  // A redo an earlier run left unfinished is resolved by the next run: telling one takes each
+  // instance's whole story, so a folder with redos in its journal is read in full (rare).
+  const state = replay(await readFile(layout.journal, 'utf8'));
+  return new CacheProbe(
+    new ResultCache(journalCacheSource(state), layout),
+    new FileHasher(),
+    forcedInstances(selection?.redo, state),
+  );
 }

@@ -3,7 +3,9 @@
  * replaced by what they are (a URL as written, a local file or an upstream output by the SHA-256 of
  * its bytes). Equal fingerprints mean equal work: the cache reuses the result, whatever row it came
  * from. The idempotency key adds the instance and a generation that moves on only after an outcome
- * was recorded, so a retry after a crash reuses the key and a fresh attempt does not.
+ * was recorded, so a retry after a crash reuses the key and a fresh attempt does not. A redo adds
+ * the id of the run that starts it: even the same work, at a generation an earlier story (or a
+ * journal set aside by --fresh) already used, gets a key the service has never answered.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
@@ -24,8 +26,10 @@ export function idempotencyKey(
   instanceKey: string,
   fingerprintValue: string,
   generation: number,
+  salt?: string,
 ): string {
-  return `al-${sha256(`${pipeline}\u0000${instanceKey}\u0000${fingerprintValue}\u0000${generation}`).slice(0, 40)}`;
+  const salted = salt === undefined ? '' : `\u0000${salt}`;
+  return `al-${sha256(`${pipeline}\u0000${instanceKey}\u0000${fingerprintValue}\u0000${generation}${salted}`).slice(0, 40)}`;
 }
 
 export function sha256(text: string | Uint8Array): string {

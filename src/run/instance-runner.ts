@@ -6,6 +6,8 @@
  * URLs have expired, booked as lost and the work done again), work whose key is not settled is
  * sent again under that same key (the service replays what it did), a submitted video is polled
  * again by its request_id. Only a settled key (an answer, a definite refusal) moves to a new one.
+ * A redo (--redo) skips the cache, keeps the earlier result out of the way and starts a new story
+ * under a new key (redo-story.ts), unless an unfinished one must be resolved first.
  */
 import type { ApiClient } from '../api/api-client.js';
 import { type ExpectedMedia, ResultExpiredError } from '../api/download.js';
@@ -18,7 +20,9 @@ import { type Answer, callOperation } from './call-operation.js';
 import { type FileHasher, fingerprint, idempotencyKey } from './fingerprint.js';
 import type { InstanceHistory, JournalFile, JournalRecord } from './journal-records.js';
 import { applyRecord, type Journal, JournalWriteError, type JournalState } from './journal.js';
+import { keepEarlier } from './keep-earlier.js';
 import { extensionOf, type OutputLayout } from './output-layout.js';
+import { redoStep } from './redo-story.js';
 import { resolveInputs } from './resolve-inputs.js';
 import type { ResultCache } from './result-cache.js';
 import type { DeferReason, InstanceOutcome } from './run-outcome.js';
@@ -43,6 +47,8 @@ export interface InstanceTask {
 /** What every instance of a run shares. */
 export interface InstanceContext {
   readonly pipelineName: string;
+  /** This run's id: on every file it saves, and in the keys of the redos it starts. */
+  readonly runId: string;
   readonly client: ApiClient;
   readonly layout: OutputLayout;
   readonly journal: Journal;
@@ -52,6 +58,8 @@ export interface InstanceContext {
   readonly retentionMs: number;
   readonly now: () => number;
   readonly signal: AbortSignal;
+  /** --redo: whether to pay again for this instance's result, though it is cached. */
+  readonly redo?: ((instance: StepInstance) => boolean) | undefined;
 }
 
 export async function runInstance(task: InstanceTask, context: InstanceContext): Promise<StopSignal> {
@@ -77,53 +85,71 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
     context.now(),
   );
   const workFingerprint = fingerprint(call, identities);
+  const redo = redoStep(context.state.instances.get(instance.key), workFingerprint, context.redo?.(instance) ?? false);
 
-  const cached = context.cache.find(instance.key, workFingerprint);
-  if (cached) {
-    const files = await context.cache.place(cached, task.rowFolder, instance.stepId);
-    if (
-      context.state.instances.get(instance.key)?.downloaded !== cached ||
-      files.some((file, i) => file.path !== cached.files[i]?.path)
-    ) {
-      await record(context, {
-        type: 'downloaded',
-        t: context.now(),
-        key: instance.key,
-        fingerprint: workFingerprint,
-        files,
-      });
+  if (redo === 'none') {
+    const cached = context.cache.find(instance.key, workFingerprint);
+    if (cached) {
+      const files = await context.cache.place(cached, task.rowFolder, instance.stepId);
+      if (
+        context.state.instances.get(instance.key)?.downloaded !== cached ||
+        files.some((file, i) => file.path !== cached.files[i]?.path)
+      ) {
+        await record(context, {
+          type: 'downloaded',
+          t: context.now(),
+          key: instance.key,
+          fingerprint: workFingerprint,
+          files,
+        });
+      }
+      outcome.status = 'cached';
+      outcome.files = files;
+      return;
     }
-    outcome.status = 'cached';
-    outcome.files = files;
-    return;
   }
 
-  // An answer already paid for (an earlier run, or a result deleted since): download it, free.
-  const earlier = context.state.instances.get(instance.key);
-  if (earlier?.fingerprint === workFingerprint && earlier.answer) {
-    const answer = earlier.answer;
-    outcome.requestId = answer.request_id;
-    outcome.requestIds = [...earlier.requestIds];
-    outcome.urlExpiresAt = answer.t + context.retentionMs;
-    try {
-      return await save(task, context, workFingerprint, {
-        urls: answer.urls,
-        requestId: answer.request_id,
-        creditsUsed: answer.credits_used,
-      });
-    } catch (error) {
-      if (!(error instanceof ResultExpiredError)) throw error;
-      // Never saved: the credits are lost. Saved once and deleted since: only the files are.
-      if (!earlier.downloaded) await bookLoss(context, instance.key, earlier, answer.request_id);
+  if (redo === 'start') {
+    // Out of the way before the intent: the new result takes its place, the earlier one is kept.
+    outcome.replaced = await keepEarlier(context, instance.key);
+  } else {
+    // An answer already paid for (an earlier run, or a result deleted since): download it, free.
+    const earlier = context.state.instances.get(instance.key);
+    if (earlier?.fingerprint === workFingerprint && earlier.answer) {
+      const answer = earlier.answer;
+      outcome.requestId = answer.request_id;
+      outcome.requestIds = [...earlier.requestIds];
+      outcome.urlExpiresAt = answer.t + context.retentionMs;
+      try {
+        return await save(task, context, workFingerprint, {
+          urls: answer.urls,
+          requestId: answer.request_id,
+          creditsUsed: answer.credits_used,
+        });
+      } catch (error) {
+        if (!(error instanceof ResultExpiredError)) throw error;
+        // Never saved: the credits are lost. Saved once and deleted since: only the files are.
+        if (!earlier.downloaded) await bookLoss(context, instance.key, earlier, answer.request_id);
+      }
     }
   }
 
   const history = context.state.instances.get(instance.key);
   const sameWork = history?.fingerprint === workFingerprint;
   // Work in doubt keeps its key until an answer or a definite refusal settles it.
-  const inDoubt = sameWork && history !== undefined && !history.settled;
+  const inDoubt = redo !== 'start' && sameWork && history !== undefined && !history.settled;
   const generation = !sameWork ? 0 : inDoubt ? history.generation : history.generation + 1;
-  const key = idempotencyKey(context.pipelineName, instance.key, workFingerprint, generation);
+  const key =
+    inDoubt && history.idempotencyKey !== undefined
+      ? history.idempotencyKey
+      : idempotencyKey(
+          context.pipelineName,
+          instance.key,
+          workFingerprint,
+          generation,
+          // A redo's new key is the run's own: no earlier story (nor --fresh) can have used it.
+          redo === 'none' ? undefined : context.runId,
+        );
   if (!(inDoubt && history.idempotencyKey === key)) {
     await record(context, {
       type: 'intent',
@@ -132,6 +158,7 @@ async function attempt(task: InstanceTask, context: InstanceContext): Promise<vo
       fingerprint: workFingerprint,
       generation,
       idempotency_key: key,
+      ...(redo !== 'none' && { redo: true }),
       operation: outcome.operation,
       model: outcome.model ?? null,
       credits_planned: outcome.creditsPlanned,
@@ -266,6 +293,7 @@ async function download(answer: Answer, task: InstanceTask, context: InstanceCon
       url,
       ...(info.width !== undefined && { width: info.width, height: info.height }),
       ...(info.durationSeconds !== undefined && { duration_seconds: info.durationSeconds }),
+      run_id: context.runId,
     });
   }
   return files;

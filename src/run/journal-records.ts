@@ -16,6 +16,8 @@ export interface JournalFile {
   readonly width?: number;
   readonly height?: number;
   readonly duration_seconds?: number;
+  /** The run that saved the file from the service's answer (a copy made from the cache keeps it). */
+  readonly run_id?: string;
 }
 
 export type JournalRecord =
@@ -29,6 +31,8 @@ export type JournalRecord =
       readonly idempotency_key: string;
       /** Written by compaction: the key's work was settled by an answer since given up. */
       readonly settled?: boolean;
+      /** A redo (--redo): a cached result paid for again on purpose; resolved by the next run if unfinished. */
+      readonly redo?: boolean;
       /** What the work is, so a report can be rebuilt from the journal alone (absent before 0.1). */
       readonly operation?: string;
       readonly model?: string | null;
@@ -114,6 +118,8 @@ export interface InstanceHistory {
   losses: LostRecord[];
   /** Abandoned video jobs whose charge is already in the books. */
   booked: string[];
+  /** The current key's work is a redo (--redo) of a result the instance had. */
+  redo: boolean;
   /** What the latest intent said the work is. */
   work?: InstanceWork;
   /** Every video submission, oldest first. */

@@ -139,7 +139,16 @@ export function replay(text: string): JournalState {
 }
 
 export function newHistory(): InstanceHistory {
-  return { generation: 0, settled: false, paidEarlier: 0, losses: [], booked: [], requestIds: [], ambiguous: 0 };
+  return {
+    generation: 0,
+    settled: false,
+    redo: false,
+    paidEarlier: 0,
+    losses: [],
+    booked: [],
+    requestIds: [],
+    ambiguous: 0,
+  };
 }
 
 /**
@@ -165,7 +174,9 @@ export function applyRecord(state: JournalState, record: JournalRecord): void {
         h.requestIds = [];
         h.ambiguous = 0;
         h.settled = false;
+        h.redo = false;
       }
+      if (record.redo) h.redo = true;
       h.fingerprint = record.fingerprint;
       h.generation = record.generation;
       h.idempotencyKey = record.idempotency_key;
@@ -245,6 +256,7 @@ async function compact(file: string, state: JournalState): Promise<void> {
         idempotency_key: h.idempotencyKey,
         // Settled by an answer given up since (lost): no record below says so any more.
         ...(h.settled && !h.answer && !h.failed && { settled: true }),
+        ...(h.redo && { redo: true }),
         ...(h.work && {
           operation: h.work.operation,
           model: h.work.model,

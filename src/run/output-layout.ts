@@ -1,9 +1,12 @@
 /**
  * Where a run writes: out/<pipeline>/ with the manifest, every run's manifest in runs/, the
  * journal, the lock, and the assets at <row folder>/<step id>.<ext> (-2, -3 for further images).
- * Row folders come from spreadsheet data made safe; every path is checked to stay inside.
+ * A result replaced by a redo (--redo) is kept under runs/<id of the run that saved it>/, at the
+ * same relative path. Row folders come from spreadsheet data made safe; every path is checked to
+ * stay inside.
  */
 import path from 'node:path';
+import { safeSegment } from '../paths/safe-segment.js';
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/png': 'png',
@@ -52,6 +55,14 @@ export class OutputLayout {
 
   runManifest(runId: string): string {
     return path.join(this.dir, 'runs', `${runId}.json`);
+  }
+
+  /**
+   * Where a file replaced by a redo is kept: under the folder of the run that saved it (`earlier`
+   * for files saved before runs were recorded with them), at the path it had.
+   */
+  kept(runId: string | undefined, relative: string): string {
+    return this.inside(path.join(this.dir, 'runs', safeSegment(runId ?? 'earlier'), relative));
   }
 
   /** The asset of output `index` (0-based) of a step in a row, without its extension. */

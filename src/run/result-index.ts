@@ -18,6 +18,7 @@ type PackedFile = [
   width?: number | null,
   height?: number | null,
   durationSeconds?: number | null,
+  runId?: string | null,
 ];
 type Packed = [key: string, t: number, files: PackedFile[]];
 
@@ -52,8 +53,9 @@ export class ResultIndex {
 function pack(record: DownloadedRecord): string {
   const files = record.files.map((f): PackedFile => {
     const file: PackedFile = [f.path, f.index, f.sha256, f.bytes, f.media_type, f.url];
-    if (f.width !== undefined || f.height !== undefined || f.duration_seconds !== undefined)
+    if (f.width !== undefined || f.height !== undefined || f.duration_seconds !== undefined || f.run_id !== undefined)
       file.push(f.width ?? null, f.height ?? null, f.duration_seconds ?? null);
+    if (f.run_id !== undefined) file.push(f.run_id);
     return file;
   });
   return JSON.stringify([record.key, record.t, files] satisfies Packed);
@@ -66,13 +68,14 @@ function unpack(fingerprint: string, packed: string): DownloadedRecord {
     t,
     key,
     fingerprint,
-    files: files.map(([path, index, sha256, bytes, mediaType, url, width, height, durationSeconds]) => {
+    files: files.map(([path, index, sha256, bytes, mediaType, url, width, height, durationSeconds, runId]) => {
       const file: JournalFile = { path, index, sha256, bytes, media_type: mediaType, url };
       return {
         ...file,
         ...(width != null && { width }),
         ...(height != null && { height }),
         ...(durationSeconds != null && { duration_seconds: durationSeconds }),
+        ...(runId != null && { run_id: runId }),
       };
     }),
   };

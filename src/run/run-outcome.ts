@@ -4,7 +4,8 @@ import type { JournalFile } from './journal-records.js';
 
 export type InstanceStatus = 'done' | 'cached' | 'failed' | 'skipped' | 'deferred';
 
-export type SkipReason = 'when' | 'upstream-failed' | 'upstream-skipped';
+/** `not-selected`: the row is not among those --rows chose (the run did not look at it). */
+export type SkipReason = 'when' | 'upstream-failed' | 'upstream-skipped' | 'not-selected';
 export type DeferReason =
   'credits' | 'quota' | 'auth' | 'budget' | 'storage' | 'internal' | 'interrupted' | 'upstream-deferred';
 
@@ -42,6 +43,8 @@ export interface InstanceOutcome {
   error: FailureInfo | undefined;
   /** Results of abandoned video jobs collected at the end. */
   extraFiles: JournalFile[];
+  /** The earlier result a redo replaced, where it is kept now (runs/<run-id>/...). */
+  replaced: JournalFile[];
 }
 
 /**
@@ -73,5 +76,6 @@ export function newOutcome(
     urlExpiresAt: undefined,
     error: undefined,
     extraFiles: [],
+    replaced: [],
   };
 }

@@ -17,22 +17,26 @@ import { EXIT } from '../errors.js';
 import type { Manifest, StepCounts } from '../manifest/manifest-schema.js';
 import type { RunSummary } from '../manifest/manifest-summary.js';
 import { ThrottledWriter } from '../manifest/manifest-writer.js';
-import type { Expansion } from '../pipeline/expansion.js';
+import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import type { Plan } from '../plan/plan-model.js';
-import { preflight } from '../plan/preflight.js';
+import { preflight, takenRows } from '../plan/preflight.js';
 import { priceInstance } from '../plan/price-instance.js';
+import { EVERYTHING, type Selection } from '../select/selection.js';
 import { REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
 import { collectAbandoned } from './abandoned-jobs.js';
 import { type InstanceBooks, newRequestCounters, type RequestCounters, type RunRecord } from './build-manifest.js';
 import { journalCacheSource } from './cache-index.js';
 import { probeCache } from './cache-probe.js';
+import { earlierRow } from './earlier-rows.js';
 import { FileHasher } from './fingerprint.js';
 import { type InstanceContext, runInstance } from './instance-runner.js';
 import type { Journal, JournalState } from './journal.js';
 import { LedgerFlusher } from './ledger-flusher.js';
+import { ManifestOrder } from './manifest-order.js';
 import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
+import { forcedInstances } from './redo-story.js';
 import { ResultCache } from './result-cache.js';
 import { RowAdmission } from './row-admission.js';
 import { type ManifestWritten, RunOutputs } from './run-outputs.js';
@@ -70,6 +74,8 @@ export interface RunOptions {
   readonly concurrency?: number | undefined;
   /** The clock for result URL freshness and the journal (tests share the sandbox's). */
   readonly now?: () => number;
+  /** --rows and --redo, resolved (select/selection.ts). @default every row, no redo */
+  readonly selection?: Selection | undefined;
 }
 
 export interface RunResult {
@@ -119,14 +125,21 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
   try {
     const cache = new ResultCache(journalCacheSource(state), layout);
     const hasher = new FileHasher();
-    const cached = probeCache(expansion, cache, hasher);
+    const selection = options.selection ?? EVERYTHING;
+    const includeRow = selection.rowOrder ? selection.includesRow : undefined;
+    const probe = probeCache(expansion, cache, hasher, {
+      includeRow,
+      forced: forcedInstances(selection.redo, state),
+    });
     const ledger = new RequestLedger(options.stateDir, options.key.id());
     const plan = await preflight(expansion, {
       allowUnpriced: options.allowUnpriced,
       stateDir: options.stateDir,
       ledgerKeyId: options.key.id(),
       now: options.now?.() ?? startedAt,
-      isCached: (instance) => cached.has(instance.key),
+      isCached: (instance) => probe.cached.has(instance.key),
+      isRedo: (instance) => probe.redone.has(instance.key),
+      includeRow,
       warnings: options.warnings,
       fit: options.fit ?? false,
       ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
@@ -146,12 +159,24 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
       {
         credits: plan.credits.total,
         requests: plan.requests.submits + plan.requests.pollsExpected,
-        cached: cached.size,
+        cached: probe.cached.size,
+        redo: plan.redo.instances,
       },
-      `running ${pipeline.name}: ${plan.instances} steps, ${plan.credits.total} credits planned, ${cached.size} cached`,
+      `running ${pipeline.name}: ${plan.instances} steps, ${plan.credits.total} credits planned, ${probe.cached.size} cached${plan.redo.instances > 0 ? `, ${plan.redo.instances} redone` : ''}`,
     );
     await journal.append({ type: 'run', t: startedAt, run_id: runId });
-    return await execute(expansion, options, { layout, journal, state, cache, hasher, ledger, plan, runId, startedAt });
+    return await execute(expansion, options, {
+      layout,
+      journal,
+      state,
+      cache,
+      hasher,
+      ledger,
+      plan,
+      runId,
+      startedAt,
+      selection,
+    });
   } finally {
     await journal.close();
     await lock.release().catch(() => undefined);
@@ -168,12 +193,13 @@ interface Prepared {
   readonly plan: Plan;
   readonly runId: string;
   readonly startedAt: number;
+  readonly selection: Selection;
 }
 
 async function execute(expansion: Expansion, options: RunOptions, prepared: Prepared): Promise<RunResult> {
   const { pipeline } = expansion;
   const { logger } = options;
-  const { layout, journal, plan } = prepared;
+  const { layout, journal, plan, selection } = prepared;
   const inFlight = new AbortController();
   // Every request in flight (up to the concurrency, plus polls and downloads) listens for the stop.
   setMaxListeners(0, inFlight.signal);
@@ -200,8 +226,10 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
       ledger.add({ at, kind: 'refused', until: at + (event.retryAfterMs ?? REFUSAL_HOLD_MS) });
     }),
   });
+  const { redo } = selection;
   const context: InstanceContext = {
     pipelineName: pipeline.name,
+    runId: prepared.runId,
     client,
     layout,
     journal,
@@ -211,6 +239,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     retentionMs: RESULT_RETENTION_MS,
     now: options.now ?? Date.now,
     signal: inFlight.signal,
+    redo: redo && ((instance) => redo.has(instance.rowIndex, instance.stepIndex)),
   };
 
   const books = (key: string): InstanceBooks => {
@@ -234,7 +263,20 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     quotaRefusedAt,
   });
   const running = () => record({ status: 'running', stoppedBy: undefined, exitCode: undefined, finishedAt: undefined });
-  const outputs = new RunOutputs(layout, prepared.runId);
+  const modelOf = (instance: StepInstance) => ('model' in instance.params ? instance.params.model : undefined);
+  // The rows --rows chose (all without it), highest `priority:` first: the order --fit admits them in.
+  const rowOrder = takenRows(expansion.rowOrder(), selection.rowOrder ? selection.includesRow : undefined);
+  const outputs = new RunOutputs(
+    layout,
+    prepared.runId,
+    expansion.counts.rows,
+    selection.rowOrder || expansion.prioritised
+      ? {
+          order: new ManifestOrder(expansion.counts.rows, rowOrder),
+          otherRow: (index) => earlierRow(expansion, prepared.state, index, modelOf),
+        }
+      : undefined,
+  );
   const writer = new ThrottledWriter((signal) => outputs.writeRunning(running(), signal));
   const progress = new Progress(options.progress, plan.instances, logger);
   let settled = 0;
@@ -242,7 +284,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
 
   const scheduler: Scheduler = new Scheduler({
     expansion,
-    rowOrder: plan.fit?.order ?? expansion.rowOrder(),
+    rowOrder,
     admission: plan.fit
       ? new RowAdmission(plan.fit.needs, {
           requests: plan.quota.remaining ?? Number.POSITIVE_INFINITY,
@@ -255,7 +297,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
       const price = priceInstance(instance, pipeline.pricing);
       return price.priced ? price.credits : 0;
     },
-    modelOf: (instance) => ('model' in instance.params ? instance.params.model : undefined),
+    modelOf,
     runOne: async (task) => {
       const video = task.instance.operation === 'video';
       if (video) videosWaiting++;

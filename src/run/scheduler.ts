@@ -34,6 +34,8 @@ export type { StopReason } from './run-stop.js';
 
 /** A row the run never started, with the outcomes the scheduler would have given its steps. */
 export interface OutcomeRow {
+  /** The row's index in the rows file. */
+  readonly index: number;
   readonly key: string;
   readonly folder: string;
   readonly outcomes: readonly InstanceOutcome[];
@@ -56,6 +58,12 @@ export type RunOne = (task: InstanceTask) => Promise<StopSignal>;
 
 export interface SchedulerOptions {
   readonly expansion: Expansion;
+  /**
+   * The rows to take (indices in the rows file), in the order to take them; rows not listed are
+   * never scheduled (the manifest shows them as earlier runs left them).
+   * @default every row, in file order
+   */
+  readonly rowOrder?: ArrayLike<number> | undefined;
   /** Overrides the pipeline's total concurrency (--concurrency). */
   readonly concurrency?: number | undefined;
   readonly maxCredits: number | undefined;
@@ -70,11 +78,6 @@ export interface SchedulerOptions {
   readonly onRowSettled?: (index: number, row: RowEntry, outcomes: readonly InstanceOutcome[]) => 'release' | 'keep';
   /** Told once, when the run first stops starting work. */
   readonly onStop?: (reason: StopReason) => void;
-  /**
-   * The rows to take, as sheet row indices in the order to take them (priority first); rows not
-   * in it are not scheduled. Default: every row, in the sheet's order.
-   */
-  readonly rowOrder?: ArrayLike<number> | undefined;
   /** `--fit`: a row starts only when it fits what is left; the rest are deferred (quota, budget). */
   readonly admission?: RowAdmission | undefined;
 }
@@ -85,6 +88,7 @@ export class Scheduler {
   readonly #byOperation = new Map<Operation, PQueue>();
   readonly #outcomes = new Map<string, InstanceOutcome>();
   readonly #rows: RowEntry[] = [];
+  readonly #order: ArrayLike<number>;
   /** Rows taken so far (positions 0 to this in the row order): the rest never start once the run stops. */
   #taken = 0;
   #stoppedBy: StopReason | undefined;
@@ -93,6 +97,7 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions) {
     this.#options = options;
+    this.#order = options.rowOrder ?? everyRow(options.expansion.counts.rows);
     const { perOperation } = options.expansion.pipeline.concurrency;
     const total = options.concurrency ?? options.expansion.pipeline.concurrency.total;
     this.#requests = new PQueue({ concurrency: total });
@@ -130,20 +135,20 @@ export class Scheduler {
   async run(): Promise<ScheduleResult> {
     const window = Math.max(8, this.#requests.concurrency * 4);
     const rows = new PQueue({ concurrency: window });
+    const order = this.#order;
     const { admission } = this.#options;
-    const count = this.#rowCount();
-    for (let at = 0; at < count && !this.#stoppedBy; at++) {
+    for (let at = 0; at < order.length && !this.#stoppedBy; at++) {
       await rows.onSizeLessThan(window);
       if (this.#stoppedBy) break;
-      const row = this.#rowAt(at);
+      const row = order[at] as number;
       const refusal = admission ? await admission.admit(row, () => this.#stoppedBy !== undefined) : undefined;
       if (refusal === 'stopping') break;
       this.#taken = at + 1;
       if (refusal) {
-        this.#deferRow(at, row, refusal);
+        this.#deferRow(row, refusal);
         continue;
       }
-      void rows.add(() => this.#runRow(at, row));
+      void rows.add(() => this.#runRow(row));
     }
     await rows.onIdle();
     return { outcomes: this.#outcomes, rows: this.#rows, stoppedBy: this.#stoppedBy };
@@ -157,18 +162,8 @@ export class Scheduler {
   *notStarted(): Generator<OutcomeRow> {
     const stoppedBy = this.#stoppedBy;
     if (!stoppedBy) return;
-    const count = this.#rowCount();
-    for (let at = this.#taken; at < count; at++) yield this.#unstarted(this.#rowAt(at), stoppedBy);
-  }
-
-  #rowCount(): number {
-    return this.#options.rowOrder?.length ?? this.#options.expansion.counts.rows;
-  }
-
-  /** The sheet row at a position of the row order. */
-  #rowAt(at: number): number {
-    const { rowOrder } = this.#options;
-    return rowOrder ? (rowOrder[at] as number) : at;
+    const order = this.#order;
+    for (let at = this.#taken; at < order.length; at++) yield this.#unstarted(order[at] as number, stoppedBy);
   }
 
   /**
@@ -194,19 +189,19 @@ export class Scheduler {
       else settle(outcome, 'deferred', reason);
       outcomes.push(outcome);
     }
-    return { key: rowKey, folder, outcomes };
+    return { index: row, key: rowKey, folder, outcomes };
   }
 
   /** `--fit` left a row for a later run: it settles at once, every step deferred (or skipped). */
-  #deferRow(at: number, row: number, reason: DeferReason): void {
+  #deferRow(row: number, reason: DeferReason): void {
     const { key, folder, outcomes } = this.#unstarted(row, reason);
     const entry = { key, folder, instances: outcomes.map((outcome) => outcome.key) };
     for (const outcome of outcomes) this.#options.onSettled?.(outcome);
-    this.#rows[at] = entry;
+    this.#rows[row] = entry;
     for (const outcome of outcomes) this.#outcomes.set(outcome.key, outcome);
-    if (this.#options.onRowSettled?.(at, entry, outcomes) === 'release') {
+    if (this.#options.onRowSettled?.(row, entry, outcomes) === 'release') {
       for (const outcome of outcomes) this.#outcomes.delete(outcome.key);
-      delete this.#rows[at];
+      delete this.#rows[row];
     }
   }
 
@@ -228,8 +223,7 @@ export class Scheduler {
     });
   }
 
-  /** Runs the sheet row `row`, taken at position `at` of the row order (its place in the manifest). */
-  async #runRow(at: number, row: number): Promise<void> {
+  async #runRow(row: number): Promise<void> {
     const { expansion } = this.#options;
     const steps = expansion.pipeline.steps;
     const rowKey = expansion.rowKeys[row] ?? String(row + 1);
@@ -260,14 +254,14 @@ export class Scheduler {
       );
     }
     const entry = { key: rowKey, folder, instances: keys };
-    this.#rows[at] = entry;
+    this.#rows[row] = entry;
     await Promise.all(settled.values());
     const outcomes = [...byStep.values()];
     this.#options.admission?.finish(row, rowUse(outcomes));
-    if (this.#options.onRowSettled?.(at, entry, outcomes) === 'release') {
+    if (this.#options.onRowSettled?.(row, entry, outcomes) === 'release') {
       for (const key of keys) this.#outcomes.delete(key);
       // A hole: rows() skips it (the row's line is kept by whoever released it).
-      delete this.#rows[at];
+      delete this.#rows[row];
     }
   }
 
@@ -327,6 +321,13 @@ function rowUse(outcomes: readonly InstanceOutcome[]): RowUse {
     credits += outcome.creditsUsed;
   }
   return { requests, credits };
+}
+
+/** 0, 1, ... rows - 1: the default order. */
+function everyRow(rows: number): Uint32Array {
+  const order = new Uint32Array(rows);
+  for (let row = 0; row < rows; row++) order[row] = row;
+  return order;
 }
 
 function settle(outcome: InstanceOutcome, status: InstanceStatus, reason: SkipReason | DeferReason): void {

@@ -8,6 +8,7 @@ import { writeAssetsCsv } from '../../src/report/assets-csv.js';
 import { writeRunReport } from '../../src/report/run-report.js';
 import { createRunLogger } from '../../src/run/run-logger.js';
 import { type RunOptions, type RunResult, runPipeline } from '../../src/run/run-pipeline.js';
+import { resolveSelection, type SelectionFlags } from '../../src/select/selection.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { assertPublishedManifestFile } from './manifest-validator.js';
 import { DEMO_KEY } from './sandbox-http.js';
@@ -40,11 +41,11 @@ export function workspace(yaml: string, files: Readonly<Record<string, string | 
 export async function runIn(
   ws: Workspace,
   sandbox: Sandbox,
-  options: Partial<Omit<RunOptions, 'key'>> & { apiKey?: string } = {},
+  options: Partial<Omit<RunOptions, 'key'>> & { apiKey?: string } & SelectionFlags = {},
 ): Promise<RunResult> {
   const validated = await validatePipelineFile(ws.pipeline, { displayPath: 'pipeline.yaml' });
   if (!validated.expansion) throw new Error(`invalid pipeline:\n${validated.errors.map(formatProblem).join('\n')}`);
-  const { apiKey, ...overrides } = options;
+  const { apiKey, rows, redo, ...overrides } = options;
   const key = apiKey ?? DEMO_KEY;
   const result = await runPipeline(validated.expansion, {
     outRoot: ws.out,
@@ -59,6 +60,7 @@ export async function runIn(
     interrupt: new AbortController().signal,
     warnings: validated.warnings.map(formatProblem),
     now: () => sandbox.now(),
+    selection: resolveSelection(validated.expansion, { rows, redo }),
     ...overrides,
   });
   // Every manifest a test run writes must fit the schema we publish.

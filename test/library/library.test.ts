@@ -3,7 +3,7 @@
  * family on bad input. In-process and without a server: `run()` is covered by the e2e test that
  * runs docs/library.md's example against the built package.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -52,6 +52,23 @@ describe('library calls return their command’s --json object', () => {
     expect(planned).toMatchObject({ refused: true, credits: { total: 2610 }, budget: { max_credits: 1000 } });
   });
 
+  it('plan() with rows and redo, as plan --rows and --redo', async () => {
+    const argv = ['plan', 'pipelines/product-shoot.yaml', '--json', '--quota-used', '0', '--rows', '1-3,SH-102*'];
+    const { json } = await commandJson([...argv, '--redo', '*:photo', '--out', tempDir()]);
+    const planned = await plan('pipelines/product-shoot.yaml', {
+      cwd: ROOT,
+      quotaUsed: 0,
+      rows: ['1-3', 'SH-102*'],
+      redo: ['*:photo'],
+      out: tempDir(),
+    });
+    expect(planned).toEqual(json);
+    expect(planned.selection?.of_rows).toBe(24);
+    expect(planned.rows).toBe(8);
+    // Nothing is cached in an empty folder: nothing to pay for again.
+    expect(planned.redo).toEqual({ steps: 0, rows: 0, credits: 0 });
+  });
+
   it('report(), and report(dir, { html: true }) writes report.html', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(fixtureManifest()));
@@ -85,6 +102,22 @@ describe('library errors', () => {
       expect(invalid.problems[0]?.location).toMatchObject({ file: 'p.yaml', line: expect.any(Number) });
       expect(invalid.message).toMatch(/^p\.yaml:\d+:\d+: .*no-such-model/);
     }
+  });
+
+  it('plan() and run() with a selector that names nothing throw UsageError, and nothing starts', async () => {
+    const out = tempDir();
+    await expect(plan('pipelines/product-shoot.yaml', { cwd: ROOT, rows: ['SKU-999'] })).rejects.toMatchObject({
+      code: 'usage',
+      exitCode: 2,
+      message: expect.stringMatching(/^--rows SKU-999: no row has the key "SKU-999"/),
+    });
+    await expect(
+      run('pipelines/product-shoot.yaml', { cwd: ROOT, out, sandbox: true, redo: ['*:phtoo'] }),
+    ).rejects.toMatchObject({
+      code: 'usage',
+      message: '--redo *:phtoo: no step "phtoo" in the pipeline; did you mean "photo"?',
+    });
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('report() of a folder that is not a run throws RunUnreadableError', async () => {

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Expansion } from '../../src/pipeline/expansion.js';
 import { buildPlan, type PlanInput } from '../../src/plan/build-plan.js';
+import { planJson } from '../../src/plan/plan-json.js';
+import { planText } from '../../src/plan/plan-text.js';
 import { lines, validateYaml } from '../helpers/temp-pipeline.js';
 
 async function expand(yaml: string): Promise<Expansion> {
@@ -275,5 +277,43 @@ describe('the cache hook', () => {
     expect(plan.requests).toMatchObject({ submits: 6, videos: 0, pollsExpected: 0 });
     expect(Object.fromEntries(plan.credits.byRow)).toEqual({ A: 0, B: 750 });
     expect(plan.lines.find((line) => line.stepId === 'clip')).toMatchObject({ instances: 1, cached: 1, credits: 0 });
+  });
+});
+
+describe('rows and redos chosen', () => {
+  it('plans only the rows --rows chose: credits, requests, counts and skips', async () => {
+    const expansion = await expand(ALL_OPERATIONS);
+    const plan = buildPlan(expansion, { ...ALLOWED, includeRow: (row) => row === 1 });
+    // Row B: hero 200 + fix 240 + big 100 + cut 100 + voice 100 + voice2 10 = 750; its clip is skipped by when:.
+    expect(plan.credits.total).toBe(750);
+    expect(plan.rows).toBe(1);
+    expect(plan.selection).toEqual({ rows: 1, ofRows: 2 });
+    expect(plan.instances).toBe(6);
+    expect(plan.skipped).toEqual({ when: 1, upstream: 0 });
+    expect(Object.fromEntries(plan.credits.byRow)).toEqual({ B: 750 });
+    expect(plan.requests.submits).toBe(6);
+    expect(planJson(plan)).toMatchObject({ rows: 1, selection: { rows: 1, of_rows: 2 }, steps: 6 });
+    expect(planText(plan)).toContain('1 of 2 rows (--rows), 6 step instances to run, 1 skipped by when:');
+  });
+
+  it('counts a redone result as sent, and as redone, never as cached', async () => {
+    const plan = buildPlan(await expand(ALL_OPERATIONS), {
+      ...ALLOWED,
+      // Everything is cached, and row A's fix, big and cut are paid for again.
+      isCached: (instance) => !(instance.rowKey === 'A' && ['fix', 'big', 'cut'].includes(instance.stepId)),
+      isRedo: (instance) => instance.rowKey === 'A' && ['fix', 'big', 'cut'].includes(instance.stepId),
+    });
+    // fix theta-edit 240 + big 100 + cut ~100 = 440.
+    expect(plan.redo).toEqual({ instances: 3, rows: 1, credits: 440 });
+    expect(plan.credits.total).toBe(440);
+    expect(plan.requests.submits).toBe(3);
+    expect(plan.rowsToSend).toEqual(['A']);
+    expect(planJson(plan).redo).toEqual({ steps: 3, rows: 1, credits: 440 });
+    expect(planText(plan)).toContain('  redo:      3 steps in 1 row, ~440 credits (cached results paid again)');
+    expect(planText(buildPlan(await expand(ALL_OPERATIONS), ALLOWED))).not.toContain('redo:');
+    expect(planJson(buildPlan(await expand(ALL_OPERATIONS), ALLOWED))).toMatchObject({
+      selection: null,
+      redo: { steps: 0, rows: 0, credits: 0 },
+    });
   });
 });

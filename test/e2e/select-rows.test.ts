@@ -1,0 +1,123 @@
+/**
+ * `--rows` and `--redo` that name nothing, spawned as a user runs them: exit 2 with the closest
+ * name on stderr, nothing sent to the service, no output folder written; `--rows` and `--redo`
+ * are read by plan, run --dry-run and run alike.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const KEY = 'sk-test-SELECT-e2e-0123456789';
+
+/** A stand-in for the service that only counts what reaches it. */
+let hits = 0;
+const server = createServer((_request, response) => {
+  hits++;
+  response.writeHead(500).end();
+});
+let baseUrl = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function assetline(dir: string, args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ASSETLINE_API_KEY: KEY },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function workspace(): string {
+  const dir = tempDir();
+  writeFileSync(
+    path.join(dir, 'shoot.yaml'),
+    `version: 1
+name: shoot
+api: { plan: pro }
+budget: { max_credits: 10000 }
+rows: [{ sku: SKU-10 }, { sku: SKU-20 }, { sku: B7 }]
+row_key: sku
+steps:
+  - id: hero
+    generate: { model: z-image-turbo, prompt: "shoe \${{ row.sku }}" }
+  - id: big
+    upscale: { image: "\${{ steps.hero.output }}" }
+`,
+  );
+  return dir;
+}
+
+describe('--rows and --redo on the command line', () => {
+  it('refuses a row key that names no row: exit 2, the closest key, nothing sent, no output folder', async () => {
+    const dir = workspace();
+    hits = 0;
+    const run = await assetline(dir, ['run', 'shoot.yaml', '--rows', 'sku-20']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('assetline: --rows sku-20: no row has the key "sku-20"; did you mean "SKU-20"?\n');
+    expect(run.stdout).toBe('');
+    for (const args of [
+      ['plan', 'shoot.yaml', '--rows', 'B7,SKU-3*'],
+      ['run', 'shoot.yaml', '--dry-run', '--rows', '2-4'],
+      ['run', 'shoot.yaml', '--redo', 'B7:hreo'],
+    ]) {
+      const { code, stderr } = await assetline(dir, args);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^assetline: --(rows|redo) /);
+    }
+    const { stderr } = await assetline(dir, ['run', 'shoot.yaml', '--redo', 'B7:hreo']);
+    expect(stderr).toContain('no step "hreo" in the pipeline; did you mean "hero"?');
+    expect(hits).toBe(0);
+    expect(existsSync(path.join(dir, 'out'))).toBe(false);
+  });
+
+  it('plans only the chosen rows, repeated or comma-separated, by plan and run --dry-run alike', async () => {
+    const dir = workspace();
+    const plan = await assetline(dir, [
+      'plan',
+      'shoot.yaml',
+      '--json',
+      '--quota-used',
+      '0',
+      '--rows',
+      'SKU-*',
+      '--rows',
+      '3',
+    ]);
+    const dry = await assetline(dir, [
+      'run',
+      'shoot.yaml',
+      '--dry-run',
+      '--json',
+      '--quota-used',
+      '0',
+      '--rows',
+      '1,2,B7',
+    ]);
+    expect(plan.code).toBe(0);
+    expect(JSON.parse(plan.stdout)).toMatchObject({ rows: 3, selection: { rows: 3, of_rows: 3 }, steps: 6 });
+    const one = await assetline(dir, ['plan', 'shoot.yaml', '--json', '--quota-used', '0', '--rows', 'B7']);
+    expect(JSON.parse(one.stdout)).toMatchObject({
+      rows: 1,
+      selection: { rows: 1, of_rows: 3 },
+      credits: { total: 200, by_row: { B7: 200 } },
+      requests: { submits: 2 },
+      redo: { steps: 0, rows: 0, credits: 0 },
+    });
+    expect(dry.stdout).toBe(plan.stdout);
+    expect(hits).toBe(0);
+  });
+});
