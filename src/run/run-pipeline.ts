@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { ApiClient } from '../api/api-client.js';
 import type { ClientEvents, ServiceRefused } from '../api/client-events.js';
+import type { OriginRoute } from '../api/origin-route.js';
 import type { SecretKey } from '../api/secret-key.js';
 import { RESULT_RETENTION_MS } from '../catalog/limits.js';
 import { EXIT } from '../errors.js';
@@ -55,6 +56,8 @@ export interface RunOptions {
   readonly baseUrl: string;
   readonly key: SecretKey;
   readonly sandbox: boolean;
+  /** The embedded sandbox's origin and where it listens this time (src/api/origin-route.ts). */
+  readonly route?: OriginRoute | undefined;
   readonly logger: Logger;
   readonly progress: 'bar' | 'lines' | 'off';
   /** Aborted on SIGINT/SIGTERM; the reason is the signal's name. */
@@ -177,6 +180,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     // Downloads share the pool with API calls (the sandbox serves both): room for both at full concurrency.
     connections: (options.concurrency ?? pipeline.concurrency.total) * 2,
     ...(options.videoImageMaxBytes !== undefined && { videoImageMaxBytes: options.videoImageMaxBytes }),
+    route: options.route,
     events: clientEvents(counters, ledger, logger, (event) => {
       // Closed the moment the answer is read: nothing else starts while the step records it.
       scheduler.stop(event.kind);
