@@ -20,7 +20,7 @@ export class SessionLog {
 
   /** Create the log (it must not exist) with its first record. */
   static create(file: string, first: LogRecord): SessionLog {
-    const log = new SessionLog(openSync(file, 'wx'));
+    const log = new SessionLog(openSync(file, 'ax'));
     log.append(first);
     return log;
   }
