@@ -40,6 +40,8 @@ export function videoFileId(jobId: string): string {
   return `vid_${jobId.replace(/^req_/, '')}`;
 }
 
+const NONE: readonly VideoJob[] = [];
+
 export class VideoJobs {
   readonly #jobs = new Map<string, VideoJob>();
   readonly #open = new Set<VideoJob>();
@@ -71,8 +73,9 @@ export class VideoJobs {
   }
 
   /** Finish the jobs that are due; returns those that finished now. */
-  settle(now: number, settlement: Settlement): VideoJob[] {
-    const finished: VideoJob[] = [];
+  settle(now: number, settlement: Settlement): readonly VideoJob[] {
+    // Called on every request: no array is made unless a job finishes.
+    let finished: VideoJob[] | undefined;
     for (const job of this.#open) {
       const elapsed = now - job.createdAt;
       if (elapsed < job.pendingMs) continue;
@@ -81,7 +84,7 @@ export class VideoJobs {
         continue;
       }
       this.#open.delete(job);
-      finished.push(job);
+      (finished ??= []).push(job);
       if (job.failure !== undefined) {
         job.status = 'error';
         job.message = job.failure;
@@ -94,7 +97,7 @@ export class VideoJobs {
         job.videoUrl = settlement.publish(job);
       }
     }
-    return finished;
+    return finished ?? NONE;
   }
 
   counts(): Record<JobStatus, number> {
