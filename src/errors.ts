@@ -41,7 +41,9 @@ export type ErrorCode =
   /** JournalWriteError: the run journal could not be written. */
   | 'journal-unwritable'
   /** SandboxError: the sandbox refuses a request (it becomes the answer, never an exit). */
-  | 'sandbox-refused';
+  | 'sandbox-refused'
+  /** SandboxStateError: the embedded sandbox's saved state cannot be read or written. */
+  | 'sandbox-state-unreadable';
 
 export class AssetlineError extends Error {
   readonly code: ErrorCode;

@@ -10,7 +10,10 @@ export type { Sandbox, SandboxOptions } from './sandbox/sandbox.js';
 export type { SandboxConfig } from './sandbox/sandbox-config.js';
 export { SandboxUnavailableError } from './sandbox-loader.js';
 
-/** Starts the sandbox on 127.0.0.1 (port 0 unless `port` is given); `stop()` ends it. */
+/**
+ * Starts the sandbox on 127.0.0.1 (port 0 unless `port` is given); `stop()` ends it. In memory,
+ * unless `stateDir` is given: then it keeps its state there and resumes from it (docs/sandbox.md).
+ */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const sandbox = await loadSandbox();
   return sandbox.startSandbox(options);

@@ -11,6 +11,7 @@ import type { ClientEvents, RequestKind } from './client-events.js';
 import { type Downloaded, downloadResult, type ExpectedMedia } from './download.js';
 import { DEFAULT_TIMEOUTS, HttpEngine, type Timeouts } from './http-engine.js';
 import { DEFAULT_IMAGE_LIMIT, imagePayload } from './image-payload.js';
+import type { OriginRoute } from './origin-route.js';
 import { classify } from './outcome-policy.js';
 import type * as z from 'zod';
 import { countValue, type FieldName, ResponseReader, textValue, urlList, urlValue } from './response-fields.js';
@@ -37,6 +38,8 @@ export interface ClientOptions {
   readonly events?: ClientEvents;
   /** Largest start image for video (the others are 10 MB). */
   readonly videoImageMaxBytes?: number;
+  /** Connections for one origin opened elsewhere: the embedded sandbox's (origin-route.ts). */
+  readonly route?: OriginRoute | undefined;
 }
 
 export interface CallOptions {
@@ -117,7 +120,7 @@ export class ApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.api = options.api;
     this.#key = options.key;
-    this.#engine = new HttpEngine(options.connections, options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.#engine = new HttpEngine(options.connections, options.timeouts ?? DEFAULT_TIMEOUTS, options.route);
     this.#transport = new Transport(this.baseUrl, options.key, this.#engine);
     this.environment = options.environment ?? REAL_ENVIRONMENT;
     this.#events = options.events ?? {};

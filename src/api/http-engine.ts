@@ -11,6 +11,7 @@
  * own `fetch` export would not need that, but msw cannot intercept it.
  */
 import { Agent } from 'undici';
+import { type OriginRoute, routedConnector } from './origin-route.js';
 
 export interface Timeouts {
   readonly connectMs: number;
@@ -36,12 +37,13 @@ export interface EngineRequest {
 export class HttpEngine {
   readonly #agent: Agent;
 
-  constructor(connections: number, timeouts: Timeouts = DEFAULT_TIMEOUTS) {
+  /** `route`: connections for one origin go elsewhere (the embedded sandbox's; origin-route.ts). */
+  constructor(connections: number, timeouts: Timeouts = DEFAULT_TIMEOUTS, route?: OriginRoute) {
     this.#agent = new Agent({
       connections,
       keepAliveTimeout: KEEP_ALIVE_MS,
       keepAliveMaxTimeout: 2 * KEEP_ALIVE_MS,
-      connect: { timeout: timeouts.connectMs },
+      connect: route ? routedConnector(route, timeouts.connectMs) : { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,
     });

@@ -21,7 +21,8 @@ Running it again resumes: finished steps are reused, video jobs in progress are 
 only what is missing or failed is sent.
 
 Options:
-  --sandbox            run against the embedded sandbox (no key needed, nothing is paid)
+  --sandbox            run against the embedded sandbox (no key needed, nothing is paid); it
+                       keeps its state in <state-dir>/sandbox/, so an interrupted run resumes
   --out DIR            output folder (default: the pipeline's outputs.dir, else out/)
   --concurrency N      requests in flight at once (wins over the pipeline)
   --max-credits N      budget in credits (wins over budget.max_credits)
@@ -37,7 +38,7 @@ Options:
                        allowed; the steps that use them are redone too. The earlier files are kept
                        under out/<pipeline>/runs/<run that made them>/
   --quota-used N       requests already sent with this key in the last 24 h
-  --state-dir DIR      where the request ledger is kept (default .assetline/)
+  --state-dir DIR      where the request ledger (and the --sandbox state) is kept (default .assetline/)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')}
   --log-file FILE      JSON log lines to FILE instead of stderr
   --json               print a JSON summary on stdout at the end

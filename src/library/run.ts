@@ -57,13 +57,14 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
   const selection = resolveSelection(validation.expansion, { rows: options.rows, redo: options.redo });
   // Resolved before the sandbox starts, so a missing key is reported without starting anything.
   const connection = options.sandbox ? undefined : resolveConnection(options.env, pipeline.api.baseUrl);
-  const sandbox = options.sandbox ? await startEmbeddedSandbox() : undefined;
+  const stateDir = path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR);
+  const sandbox = options.sandbox ? await startEmbeddedSandbox(stateDir) : undefined;
   try {
     const { baseUrl, key } = sandbox ?? (connection as { baseUrl: string; key: SecretKey });
     const outRoot = outputRoot(options.cwd, options.out, pipeline);
     const result = await runPipeline(validation.expansion, {
       outRoot,
-      stateDir: path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR),
+      stateDir,
       fresh: options.fresh,
       fit: options.fit ?? false,
       allowUnpriced: options.allowUnpriced,
@@ -73,6 +74,7 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
       baseUrl,
       key,
       sandbox: sandbox !== undefined,
+      route: sandbox?.route,
       logger: options.logger,
       progress: options.progress,
       interrupt: options.signal,
@@ -172,7 +174,8 @@ export interface RunOptions {
    */
   readonly redo?: readonly string[];
   /**
-   * Where the request ledger is kept.
+   * Where the request ledger is kept, and with `sandbox`, the embedded sandbox's state
+   * (`<stateDir>/sandbox/`), which a later run with the same folder resumes from.
    * @default ".assetline"
    */
   readonly stateDir?: string;

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { ApiClient } from '../api/api-client.js';
 import type { ClientEvents, ServiceRefused } from '../api/client-events.js';
 import { REAL_ENVIRONMENT } from '../api/retry.js';
+import type { OriginRoute } from '../api/origin-route.js';
 import type { SecretKey } from '../api/secret-key.js';
 import { RESULT_RETENTION_MS } from '../catalog/limits.js';
 import { EXIT } from '../errors.js';
@@ -64,6 +65,8 @@ export interface RunOptions {
   readonly baseUrl: string;
   readonly key: SecretKey;
   readonly sandbox: boolean;
+  /** The embedded sandbox's origin and where it listens this time (src/api/origin-route.ts). */
+  readonly route?: OriginRoute | undefined;
   readonly logger: Logger;
   readonly progress: 'bar' | 'lines' | 'off';
   /** Aborted on SIGINT/SIGTERM; the reason is the signal's name. */
@@ -216,6 +219,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     // The ledger's records carry the run's clock, which the next plan reads them by.
     ...(options.now && { environment: { ...REAL_ENVIRONMENT, now: options.now } }),
     ...(options.videoImageMaxBytes !== undefined && { videoImageMaxBytes: options.videoImageMaxBytes }),
+    route: options.route,
     events: clientEvents(counters, ledger, logger, (event) => {
       // Closed the moment the answer is read: nothing else starts while the step records it.
       scheduler.stop(event.kind);

@@ -40,6 +40,12 @@ export class Account {
     return true;
   }
 
+  /** Requests counted by an earlier sandbox of the same state (persist/), in any order. */
+  restoreRequests(times: readonly number[]): void {
+    this.#requests.push(...times);
+    this.#requests.sort((a, b) => a - b);
+  }
+
   /** Seconds until the oldest counted request leaves the window (for Retry-After). */
   secondsUntilFree(now: number): number {
     this.#expire(now);

@@ -1,9 +1,19 @@
-/** The sandbox's time: real time plus an offset tests can move (to expire URLs, age the quota window). */
+/**
+ * The sandbox's time: the wall clock plus an offset tests can move (to expire URLs, age the quota
+ * window). Wall-clock based on purpose: a sandbox that keeps its state (persist/) writes these
+ * times down, and the next one, started minutes or days later, reads them on the same scale.
+ */
 export class SandboxClock {
+  readonly #wall: () => number;
   #offset = 0;
 
+  /** `wall`: the clock underneath (tests pass a fake one to start a later sandbox a day later). */
+  constructor(wall: () => number = Date.now) {
+    this.#wall = wall;
+  }
+
   now(): number {
-    return Date.now() + this.#offset;
+    return this.#wall() + this.#offset;
   }
 
   advance(ms: number): void {

@@ -17,21 +17,50 @@ export interface StoredFile {
 /** Every this many new files, expired ones let go of their bytes (they still answer 410). */
 const SWEEP_EVERY = 1000;
 
-const EXTENSIONS: Readonly<Record<MediaType, string>> = { 'image/png': 'png', 'audio/mpeg': 'mp3', 'video/mp4': 'mp4' };
+export const EXTENSIONS: Readonly<Record<MediaType, string>> = {
+  'image/png': 'png',
+  'audio/mpeg': 'mp3',
+  'video/mp4': 'mp4',
+};
+
+/** The path a file is served at. */
+export function filePath(id: string, mediaType: MediaType): string {
+  return `/files/${id}.${EXTENSIONS[mediaType]}`;
+}
 
 export class FileStore {
   readonly #files = new Map<string, StoredFile>();
   readonly #retentionMs: number;
   #added = 0;
+  #onAdd: ((file: StoredFile) => void) | undefined;
 
   constructor(retentionMs: number) {
     this.#retentionMs = retentionMs;
   }
 
+  get retentionMs(): number {
+    return this.#retentionMs;
+  }
+
   add(file: Omit<StoredFile, 'bytes' | 'render'> & { render: () => Promise<Uint8Array> }): string {
-    this.#files.set(file.id, { ...file });
+    const stored: StoredFile = { ...file };
+    this.#files.set(file.id, stored);
     if (++this.#added % SWEEP_EVERY === 0) this.#sweep(file.createdAt);
-    return `/files/${file.id}.${EXTENSIONS[file.mediaType]}`;
+    this.#onAdd?.(stored);
+    return filePath(file.id, file.mediaType);
+  }
+
+  /** Told of every new file: a sandbox that keeps its state saves it (persist/). */
+  observe(listener: (file: StoredFile) => void): void {
+    this.#onAdd = listener;
+  }
+
+  /**
+   * A file an earlier sandbox of the same state made (persist/): its bytes are read back on its
+   * first download; `render` is undefined for one whose bytes are gone (it answers 410).
+   */
+  restore(file: StoredFile): void {
+    this.#files.set(file.id, file);
   }
 
   /** A long-running sandbox would otherwise keep every result (and every edit's source) forever. */

@@ -97,6 +97,7 @@ export async function handleRequest(
         account.secondsUntilFree(now),
       );
     }
+    sandbox.recorder?.counted(account.name, now);
     settleJobs(sandbox);
     if (await applyTransportFaults(sandbox, plan, request, response, answer, requestId)) return;
     const body = await readJson(request);
@@ -120,8 +121,11 @@ export async function handleRequest(
     }
     const remember = idempotencyKey ? sandbox.idempotency.begin(account.name, idempotencyKey) : undefined;
     const context: EndpointContext = { state: sandbox, faults: plan, accountName: account.name, idempotencyKey };
+    const unit = sandbox.recorder?.unit();
     let status = 200;
     let result: unknown = errorBody('internal_error', 'the sandbox failed on this request', requestId);
+    let charged = 0;
+    let failure: unknown;
     try {
       const prepared = await endpoint.prepare(body, context);
       if (prepared.credits > account.credits) {
@@ -130,20 +134,38 @@ export async function handleRequest(
           `needs ${prepared.credits} credits, the balance is ${account.credits}`,
         );
       }
-      const fields = prepared.perform(requestId);
+      const fields = unit ? unit.collect(() => prepared.perform(requestId)) : prepared.perform(requestId);
       if (prepared.chargeNow && prepared.credits > 0) {
-        account.credits -= prepared.credits;
-        sandbox.stats.charge({ account: account.name, credits: prepared.credits, idempotencyKey });
+        charged = prepared.credits;
+        account.credits -= charged;
+        sandbox.stats.charge({ account: account.name, credits: charged, idempotencyKey });
       }
       result = { success: true, ...fields, request_id: requestId };
     } catch (error) {
       status = error instanceof SandboxError ? error.status : 500;
       if (error instanceof SandboxError) result = errorBody(error.serviceCode, error.message, requestId);
-      else throw error;
-    } finally {
-      // Stored before the answer is written: a reset after the work still leaves it for the retry.
-      remember?.({ status, body: result, at: now });
+      else failure = error;
     }
+    // A sandbox that keeps its state has it on disk (the charge, this answer, the files it names)
+    // before the answer can reach anyone: the client, or a retry waiting on the same key.
+    if (unit) {
+      try {
+        await unit.commit({
+          account: account.name,
+          at: now,
+          credits: charged,
+          key: idempotencyKey,
+          answer: { status, body: result },
+        });
+      } catch (error) {
+        status = 500;
+        result = errorBody('internal_error', 'the sandbox could not save its state for this request', requestId);
+        failure ??= error;
+      }
+    }
+    // Stored before the answer is written: a reset after the work still leaves it for the retry.
+    remember?.({ status, body: result, at: now });
+    if (failure !== undefined) throw failure;
     if (plan.resetAfter) {
       sandbox.stats.fault('reset_after');
       request.socket.destroy();

@@ -34,6 +34,11 @@ export class IdempotencyStore {
     };
   }
 
+  /** An answer an earlier sandbox of the same state gave (persist/). */
+  restore(account: string, key: string, answer: StoredAnswer): void {
+    this.#answers.set(`${account}\u0000${key}`, answer);
+  }
+
   find(account: string, key: string, now: number): StoredAnswer | undefined {
     const answer = this.#answers.get(`${account}\u0000${key}`);
     if (answer && now - answer.at >= QUOTA_WINDOW_MS) {

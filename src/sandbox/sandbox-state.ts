@@ -9,6 +9,7 @@ import type { SandboxClock } from './clock.js';
 import type { FaultLayer } from './faults.js';
 import type { FileStore } from './file-store.js';
 import type { IdempotencyStore } from './idempotency.js';
+import type { StateRecorder } from './persist/state-recorder.js';
 import type { SandboxConfig } from './sandbox-config.js';
 import type { SandboxStats } from './stats.js';
 import type { VideoJobs } from './video-jobs.js';
@@ -35,4 +36,6 @@ export interface SandboxState extends EndpointState {
   readonly faults: FaultLayer;
   /** How long video jobs take, and the part of it spent pending. */
   readonly video: { readonly durationMs: number; readonly pendingShare: number };
+  /** Writes the state down as it changes (persist/); undefined for a sandbox that keeps it in memory only. */
+  readonly recorder: StateRecorder | undefined;
 }

@@ -8,6 +8,16 @@ export interface ChargeRecord {
   readonly idempotencyKey: string | undefined;
 }
 
+/** The charge counters as `toJSON()` shows them: what a sandbox that keeps its state carries over. */
+export interface ChargeTotals {
+  readonly count: number;
+  readonly credits: number;
+  readonly by_account: Readonly<Record<string, number>>;
+  readonly credits_by_account: Readonly<Record<string, number>>;
+  readonly by_idempotency_key: Readonly<Record<string, number>>;
+  readonly without_idempotency_key: number;
+}
+
 export class SandboxStats {
   requests = 0;
   readonly byPath = new Map<string, number>();
@@ -42,6 +52,16 @@ export class SandboxStats {
     bump(this.creditsByAccount, record.account, record.credits);
     if (record.idempotencyKey === undefined) this.chargesWithoutIdempotencyKey++;
     else bump(this.chargesByIdempotencyKey, record.idempotencyKey);
+  }
+
+  /** The charges of earlier sandboxes of the same state (persist/), so "charged once" spans runs. */
+  restoreCharges(totals: ChargeTotals): void {
+    this.charges += totals.count;
+    this.creditsCharged += totals.credits;
+    this.chargesWithoutIdempotencyKey += totals.without_idempotency_key;
+    for (const [account, n] of Object.entries(totals.by_account)) bump(this.chargesByAccount, account, n);
+    for (const [account, n] of Object.entries(totals.credits_by_account)) bump(this.creditsByAccount, account, n);
+    for (const [key, n] of Object.entries(totals.by_idempotency_key)) bump(this.chargesByIdempotencyKey, key, n);
   }
 
   fault(kind: string): void {

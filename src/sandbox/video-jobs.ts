@@ -32,15 +32,38 @@ export interface Settlement {
   publish(job: VideoJob): string;
 }
 
+/**
+ * The id of a job's clip, made from the job's: whichever sandbox settles a job (two may, when two
+ * runs resume one saved state at once: persist/), the clip has one name and one URL.
+ */
+export function videoFileId(jobId: string): string {
+  return `vid_${jobId.replace(/^req_/, '')}`;
+}
+
+const NONE: readonly VideoJob[] = [];
+
 export class VideoJobs {
   readonly #jobs = new Map<string, VideoJob>();
   readonly #open = new Set<VideoJob>();
+  #onSubmit: ((job: VideoJob) => void) | undefined;
 
   submit(job: Omit<VideoJob, 'status' | 'creditsUsed'>): VideoJob {
     const created: VideoJob = { ...job, status: 'pending', creditsUsed: 0 };
     this.#jobs.set(job.id, created);
     this.#open.add(created);
+    this.#onSubmit?.(created);
     return created;
+  }
+
+  /** Told of every new job: a sandbox that keeps its state saves it (persist/). */
+  observe(listener: (job: VideoJob) => void): void {
+    this.#onSubmit = listener;
+  }
+
+  /** A job an earlier sandbox of the same state took (persist/); one not finished settles as usual. */
+  restore(job: VideoJob): void {
+    this.#jobs.set(job.id, job);
+    if (job.status !== 'completed' && job.status !== 'error') this.#open.add(job);
   }
 
   /** A job of this account, or undefined: another account's job is as good as unknown. */
@@ -49,7 +72,10 @@ export class VideoJobs {
     return job?.account === account ? job : undefined;
   }
 
-  settle(now: number, settlement: Settlement): void {
+  /** Finish the jobs that are due; returns those that finished now. */
+  settle(now: number, settlement: Settlement): readonly VideoJob[] {
+    // Called on every request: no array is made unless a job finishes.
+    let finished: VideoJob[] | undefined;
     for (const job of this.#open) {
       const elapsed = now - job.createdAt;
       if (elapsed < job.pendingMs) continue;
@@ -58,6 +84,7 @@ export class VideoJobs {
         continue;
       }
       this.#open.delete(job);
+      (finished ??= []).push(job);
       if (job.failure !== undefined) {
         job.status = 'error';
         job.message = job.failure;
@@ -70,6 +97,7 @@ export class VideoJobs {
         job.videoUrl = settlement.publish(job);
       }
     }
+    return finished ?? NONE;
   }
 
   counts(): Record<JobStatus, number> {

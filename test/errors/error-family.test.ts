@@ -11,6 +11,7 @@ import { AssetlineError, EXIT, exitCodeOf, LockedError, UsageError } from '../..
 import { RunUnreadableError } from '../../src/report/load-run.js';
 import { JournalWriteError } from '../../src/run/journal.js';
 import { failureOf } from '../../src/run/step-failure.js';
+import { SandboxStateError } from '../../src/sandbox/persist/state-error.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 
 function apiError(details: Partial<ApiErrorDetails>): ApiError {
@@ -42,6 +43,7 @@ describe('the family', () => {
     [new ResultExpiredError('https://cdn.test/a.png', 404), 'ResultExpiredError', 'result-expired'],
     [new JournalWriteError(diskFull()), 'JournalWriteError', 'journal-unwritable'],
     [new SandboxError('invalid_model', 's'), 'SandboxError', 'sandbox-refused'],
+    [new SandboxStateError('.assetline/sandbox', 'is damaged'), 'SandboxStateError', 'sandbox-state-unreadable'],
   ])('%s is an AssetlineError named %s with the code %s', (error, name, code) => {
     expect(error).toBeInstanceOf(AssetlineError);
     expect(error.name).toBe(name);
@@ -76,6 +78,7 @@ describe('exitCodeOf', () => {
     ['a journal that cannot be written', new JournalWriteError(diskFull()), EXIT.stoppedResumable],
     ['a usage error', new UsageError('u'), EXIT.usage],
     ['a held output folder', new LockedError('l'), EXIT.usage],
+    ['a damaged sandbox state (run --sandbox)', new SandboxStateError('d', 'is damaged'), EXIT.usage],
     ['a sandbox refusal that escaped its server', new SandboxError('not_found', 's'), EXIT.internal],
     ['an unknown Error', new TypeError('x is undefined'), EXIT.internal],
     ['something thrown that is not an Error', 'boom', EXIT.internal],

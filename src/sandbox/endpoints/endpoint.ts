@@ -31,13 +31,13 @@ export interface CreateEndpoint {
   prepare(body: Body, context: EndpointContext): Promise<Prepared>;
 }
 
-/** A file to hand out: registered now, rendered on first download. */
+/** A file to hand out: registered now, rendered on first download. `id`: its own, else a new one. */
 export function resultUrl(
   state: EndpointState,
   mediaType: 'image/png' | 'audio/mpeg' | 'video/mp4',
   render: () => Promise<Uint8Array>,
+  id = state.newId(mediaType === 'image/png' ? 'img' : mediaType === 'audio/mpeg' ? 'aud' : 'vid'),
 ): string {
-  const id = state.newId(mediaType === 'image/png' ? 'img' : mediaType === 'audio/mpeg' ? 'aud' : 'vid');
   const make = state.media === 'placeholder' ? () => placeholder(mediaType) : render;
   return `${state.baseUrl}${state.files.add({ id, mediaType, createdAt: state.now(), render: make })}`;
 }
