@@ -200,6 +200,13 @@ describe('assetline plan', () => {
     const dryRun = await assetline(['run', file, '--dry-run', ...args], { ASSETLINE_API_KEY: KEY });
     expect(dryRun).toEqual(text);
 
+    // With --rows, only the rows chosen are fitted: B alone fits.
+    const chosen = await assetline(['plan', file, '--json', ...args, '--rows', 'B'], { ASSETLINE_API_KEY: KEY });
+    expect(JSON.parse(chosen.stdout)).toMatchObject({
+      credits: { total: 2000 },
+      fit: { rows_with_work: 1, rows_tonight: 1, rows_deferred: 0, deferred_rows: [] },
+    });
+
     // The budget too: 2,500 credits cover one row of 2,000.
     const budget = await assetline(['plan', file, '--json', '--fit', '--quota-used', '0', '--max-credits', '2500']);
     expect(JSON.parse(budget.stdout)).toMatchObject({

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/manifest/manifest-schema.js';
 import { planFile } from '../../src/plan/plan-file.js';
 import { planText } from '../../src/plan/plan-text.js';
+import { validatePipelineFile } from '../../src/pipeline/validate-pipeline.js';
+import { resolveSelection } from '../../src/select/selection.js';
 import { QUOTA_WINDOW_MS } from '../../src/catalog/limits.js';
 import { SecretKey } from '../../src/api/secret-key.js';
 import { FAST_VIDEO, runIn, workspace } from '../helpers/run-harness.js';
@@ -105,10 +107,22 @@ describe('run --fit', () => {
     expect(sent).toBeLessThanOrEqual(110);
     expect((await stats(sandbox)).requests.by_account.demo).toBe(sent);
 
-    // With room for every row's worst case, all four run; nothing is sent twice.
+    // With --rows, only the rows chosen are fitted and run: C alone fits the same 110.
+    const expansion = (await validatePipelineFile(ws.pipeline)).expansion;
+    if (!expansion) throw new Error('invalid pipeline');
+    const onlyC = await runIn(ws, sandbox, {
+      fit: true,
+      quotaUsed: 890,
+      selection: resolveSelection(expansion, { rows: ['C'] }),
+    });
+    expect(onlyC.exitCode).toBe(0);
+    expect(onlyC.plan.fit).toMatchObject({ rowsWithWork: 1, rowsTonight: 1 });
+    expect(rowStatuses(onlyC.manifest).get('C')).toBe('done done done');
+
+    // With room for every row's worst case, the last row runs; nothing is sent twice.
     const rest = await runIn(ws, sandbox, { fit: true, quotaUsed: 0 });
     expect(rest.exitCode).toBe(0);
-    expect(rest.manifest?.totals.steps).toMatchObject({ done: 6, cached: 6 });
+    expect(rest.manifest?.totals.steps).toMatchObject({ done: 3, cached: 9 });
   });
 
   it('finishes a 300-row sheet over two nights of a 1,000-request quota in whole rows, then pays only for what changed', async () => {
