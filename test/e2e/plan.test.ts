@@ -1,10 +1,9 @@
 /** `assetline plan`, spawned as a user runs it: exit codes, the contract's JSON, the ledger, nothing sent. */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCountingService } from '../helpers/counting-service.js';
 import { SecretKey } from '../../src/api/secret-key.js';
 import { RequestLedger } from '../../src/state/request-ledger.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
@@ -12,24 +11,13 @@ import { tempDir } from '../helpers/temp-pipeline.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const KEY = 'sk-test-PLAN-e2e-0123456789';
 
-/** A stand-in for the service that only counts what reaches it. */
-let hits = 0;
-const server = createServer((_request, response) => {
-  hits++;
-  response.writeHead(500).end();
-});
-let baseUrl = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const service = useCountingService();
 
 function assetline(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ...env },
+      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: service.baseUrl, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -88,13 +76,13 @@ describe('assetline plan', () => {
   });
 
   it('refuses over budget with exit 3 and sends nothing', async () => {
-    hits = 0;
+    service.hits = 0;
     const { code, stdout } = await assetline(['plan', pipeline(3_999)], { ASSETLINE_API_KEY: KEY });
     expect(code).toBe(3);
     expect(stdout).toContain(
       'REFUSED, nothing was sent:\n  - needs 4,000 credits, over the budget of 3,999 (budget.max_credits); run with --fit',
     );
-    expect(hits).toBe(0);
+    expect(service.hits).toBe(0);
   });
 
   it('run --dry-run prints exactly what plan prints, with the same flags and exit codes', async () => {
@@ -214,7 +202,7 @@ describe('assetline plan', () => {
       credits: { total: 2000 },
       fit: { rows_tonight: 1, deferred_by: { quota: 0, budget: 1 }, deferred_rows: ['B'] },
     });
-    expect(hits).toBe(0);
+    expect(service.hits).toBe(0);
   });
 
   it('lets --quota-used override the ledger', async () => {

@@ -5,33 +5,21 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCountingService } from '../helpers/counting-service.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const KEY = 'sk-test-SELECT-e2e-0123456789';
 
-/** A stand-in for the service that only counts what reaches it. */
-let hits = 0;
-const server = createServer((_request, response) => {
-  hits++;
-  response.writeHead(500).end();
-});
-let baseUrl = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const service = useCountingService();
 
 function assetline(dir: string, args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ASSETLINE_API_KEY: KEY },
+      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: service.baseUrl, ASSETLINE_API_KEY: KEY },
     });
     let stdout = '';
     let stderr = '';
@@ -64,7 +52,7 @@ steps:
 describe('--rows and --redo on the command line', () => {
   it('refuses a row key that names no row: exit 2, the closest key, nothing sent, no output folder', async () => {
     const dir = workspace();
-    hits = 0;
+    service.hits = 0;
     const run = await assetline(dir, ['run', 'shoot.yaml', '--rows', 'sku-20']);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('assetline: --rows sku-20: no row has the key "sku-20"; did you mean "SKU-20"?\n');
@@ -80,7 +68,7 @@ describe('--rows and --redo on the command line', () => {
     }
     const { stderr } = await assetline(dir, ['run', 'shoot.yaml', '--redo', 'B7:hreo']);
     expect(stderr).toContain('no step "hreo" in the pipeline; did you mean "hero"?');
-    expect(hits).toBe(0);
+    expect(service.hits).toBe(0);
     expect(existsSync(path.join(dir, 'out'))).toBe(false);
   });
 
@@ -118,6 +106,6 @@ describe('--rows and --redo on the command line', () => {
       redo: { steps: 0, rows: 0, credits: 0 },
     });
     expect(dry.stdout).toBe(plan.stdout);
-    expect(hits).toBe(0);
+    expect(service.hits).toBe(0);
   });
 });
