@@ -1,111 +1,16 @@
 /**
- * The scheduler examples: what a user copying them relies on. The GitHub Actions workflow is read
- * as data; the cron wrapper is run with bash against a fake assetline and a fake mailer.
+ * The cron example: what a user copying it relies on. The wrapper is run with bash against a fake
+ * assetline and a fake mailer. The GitHub Actions examples: github-workflows.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const WORKFLOW = path.join(ROOT, 'examples/github-actions/nightly.yml');
 const WRAPPER = path.join(ROOT, 'examples/cron/assetline-nightly.sh');
 const KEY = 'sk-test-do-not-print-7f3a9c';
-
-interface Step {
-  name?: string;
-  id?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, unknown>;
-  'continue-on-error'?: unknown;
-}
-
-interface Workflow {
-  on: { schedule?: { cron: string }[]; workflow_dispatch?: unknown };
-  concurrency?: { group?: string; 'cancel-in-progress'?: boolean };
-  env?: Record<string, unknown>;
-  jobs: Record<string, { 'timeout-minutes'?: number; env?: Record<string, unknown>; steps: Step[] }>;
-}
-
-describe('examples/github-actions/nightly.yml', () => {
-  const workflow = parse(fs.readFileSync(WORKFLOW, 'utf8')) as Workflow;
-  const jobs = Object.values(workflow.jobs);
-  const steps = jobs.flatMap((job) => job.steps);
-  const index = (predicate: (step: Step) => boolean): number => steps.findIndex(predicate);
-  const usesAction = (action: string) => (step: Step) => step.uses?.startsWith(`${action}@`) ?? false;
-  const pathsOf = (step: Step | undefined): string[] =>
-    String(step?.with?.path ?? '')
-      .split('\n')
-      .map((line) => line.trim().replace(/\/$/, ''))
-      .filter(Boolean);
-
-  const restore = steps[index(usesAction('actions/cache/restore'))];
-  const save = steps[index(usesAction('actions/cache/save'))];
-  const upload = steps[index(usesAction('actions/upload-artifact'))];
-  const runStep = steps[index((step) => /assetline run\b/.test(step.run ?? ''))];
-
-  it('runs on a nightly schedule and by hand, one run at a time, with a time limit', () => {
-    expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\S+ \S+ \* \* \*$/);
-    expect(workflow.on).toHaveProperty('workflow_dispatch');
-    expect(workflow.concurrency?.group).toBeTruthy();
-    expect(workflow.concurrency?.['cancel-in-progress']).toBe(false);
-    for (const job of jobs) expect(job['timeout-minutes']).toBeGreaterThan(0);
-  });
-
-  it('installs Node 24 with the npm cache, then exactly the lockfile', () => {
-    const setupNode = steps[index(usesAction('actions/setup-node'))];
-    expect(setupNode?.uses).toBe('actions/setup-node@v4');
-    expect(String(setupNode?.with?.['node-version'])).toBe('24');
-    expect(setupNode?.with?.cache).toBe('npm');
-    expect(index((step) => /^npm ci$/m.test(step.run ?? ''))).toBeGreaterThan(index(usesAction('actions/setup-node')));
-  });
-
-  it('restores, then saves, both .assetline and out under a key unique to the run', () => {
-    expect(restore?.uses).toBe('actions/cache/restore@v4');
-    expect(save?.uses).toBe('actions/cache/save@v4');
-    for (const step of [restore, save]) expect(pathsOf(step)).toEqual(expect.arrayContaining(['.assetline', 'out']));
-    expect(restore?.with?.key).toContain('${{ github.run_id }}');
-    expect(save?.with?.key).toBe(restore?.with?.key);
-    expect(restore?.with?.['restore-keys']).toBe('assetline-');
-    const npmCi = index((step) => /^npm ci$/m.test(step.run ?? ''));
-    expect(steps.indexOf(restore!)).toBeGreaterThan(npmCi);
-    expect(steps.indexOf(runStep!)).toBeGreaterThan(steps.indexOf(restore!));
-    expect(steps.indexOf(save!)).toBeGreaterThan(steps.indexOf(runStep!));
-  });
-
-  it('saves the state and uploads out/ even when the run failed or was stopped', () => {
-    expect(save?.if).toContain('always()');
-    expect(upload?.uses).toBe('actions/upload-artifact@v4');
-    expect(upload?.if).toContain('always()');
-    expect(pathsOf(upload)).toEqual(['out']);
-    expect(upload?.with?.['retention-days']).toBeGreaterThan(0);
-    expect(steps.indexOf(upload!)).toBeGreaterThan(steps.indexOf(runStep!));
-  });
-
-  it('runs the pipeline with --json, failing the job on a non-zero exit', () => {
-    expect(runStep?.run).toMatch(/npx assetline run "\$ASSETLINE_PIPELINE"[^\n]* --json/);
-    expect(workflow.env?.ASSETLINE_PIPELINE).toBe('pipelines/catalog.yaml');
-    expect(runStep?.['continue-on-error']).toBeUndefined();
-    expect(runStep?.run?.trimEnd()).toMatch(/exit "\$status"$/);
-    expect(runStep?.env?.ASSETLINE_BASE_URL).toBe('${{ vars.ASSETLINE_BASE_URL }}');
-  });
-
-  it('takes the key from the secret, only in the run step, and never echoes it', () => {
-    expect(runStep?.env?.ASSETLINE_API_KEY).toBe('${{ secrets.ASSETLINE_API_KEY }}');
-    const withSecrets = steps.filter((step) => JSON.stringify(step).includes('secrets.'));
-    expect(withSecrets).toEqual([runStep]);
-    expect(JSON.stringify(workflow.env ?? {})).not.toContain('secrets.');
-    for (const job of jobs) expect(JSON.stringify(job.env ?? {})).not.toContain('secrets.');
-    for (const step of steps) {
-      expect(step.run ?? '').not.toMatch(/secrets\.|ASSETLINE_API_KEY|\benv\b|printenv|set -x/);
-    }
-  });
-});
 
 const hasBash = spawnSync('bash', ['--version']).status === 0;
 const onPath = (command: string): boolean => spawnSync('bash', ['-c', `command -v ${command}`]).status === 0;
