@@ -168,7 +168,7 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
         cached: probe.cached.size,
         redo: plan.redo.instances,
       },
-      `running ${pipeline.name}: ${plan.instances} steps, ${plan.credits.total} credits planned, ${probe.cached.size} cached${plan.redo.instances > 0 ? `, ${plan.redo.instances} redone` : ''}`,
+      `running ${pipeline.name}${selection.shard ? ` shard ${selection.shard.index}/${selection.shard.count}` : ''}: ${plan.instances} steps, ${plan.credits.total} credits planned, ${probe.cached.size} cached${plan.redo.instances > 0 ? `, ${plan.redo.instances} redone` : ''}`,
     );
     await journal.append({ type: 'run', t: startedAt, run_id: runId });
     return await execute(expansion, options, {
