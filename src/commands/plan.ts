@@ -1,6 +1,7 @@
 /**
  * `assetline plan <pipeline.yaml>`: what the pipeline will cost in credits and requests, whether
- * it fits the budget and the quota left today, and the verdict. Sends nothing.
+ * it fits the budget and the quota left today, and the verdict; of one shard (`--shard i/n`), or
+ * of all n side by side (`--shards n`). Sends nothing.
  * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid or a selector names nothing.
  */
 import { parseArgs } from 'node:util';
@@ -9,9 +10,14 @@ import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { keyFromEnv } from '../api/connection.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
-import { planFile } from '../plan/plan-file.js';
+import type { ValidationResult } from '../pipeline/validate-pipeline.js';
+import { type PlanFileOptions, planFile, planShardsFile } from '../plan/plan-file.js';
 import { planJson } from '../plan/plan-json.js';
 import { planText } from '../plan/plan-text.js';
+import { shardsJson } from '../plan/shards-json.js';
+import { shardsPlan } from '../plan/shards-plan.js';
+import { shardsText } from '../plan/shards-text.js';
+import { parseShard, parseShardCount, type Shard } from '../select/shard.js';
 
 const HELP = `Usage: assetline plan <pipeline.yaml> [options]
 
@@ -34,8 +40,13 @@ Options:
                        range of them (1-20); repeat it or separate with commas. Keys come first
   --redo SEL           pay again for cached results: ROW:STEP, ROW (all its steps) or *:STEP, globs
                        allowed; the steps that use them are redone too
+  --shard i/n          plan only shard i of n (1 <= i <= n <= 256): the rows whose key hashes to it,
+                       what out/<pipeline>/shards/<i>-of-<n>/ holds, and 1/n of the quota left and of
+                       the budget (api.quota_per_shard sets its quota; --max-credits is its own)
+  --shards n           plan all n shards side by side: rows, credits, requests, each one's share and
+                       whether it fits, and how even they are; exit 3 when any would be refused
 Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pipeline or usage
-(a --rows or --redo selector that names no row or step).`;
+(a --rows or --redo selector that names no row or step, a --shard that is not i/n).`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsageErrors('plan', () =>
@@ -53,6 +64,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         fit: { type: 'boolean', default: false },
         rows: { type: 'string', multiple: true },
         redo: { type: 'string', multiple: true },
+        shard: { type: 'string' },
+        shards: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }),
@@ -62,22 +75,24 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError(`plan: expected one pipeline file\n\n${HELP}`);
-  return printPlan(
-    positionals[0] as string,
-    {
-      json: values.json,
-      allowUnpriced: values['allow-unpriced'],
-      maxCredits: wholeNumber('plan', '--max-credits', values['max-credits']),
-      quotaUsed: wholeNumber('plan', '--quota-used', values['quota-used']),
-      stateDir: values['state-dir'],
-      out: values.out,
-      fresh: values.fresh,
-      fit: values.fit,
-      rows: values.rows,
-      redo: values.redo,
-    },
-    io,
-  );
+  if (values.shard !== undefined && values.shards !== undefined)
+    throw new UsageError('plan: choose one of --shard i/n (one shard) and --shards n (all n side by side)');
+  const flags: PlanFlags = {
+    json: values.json,
+    allowUnpriced: values['allow-unpriced'],
+    maxCredits: wholeNumber('plan', '--max-credits', values['max-credits']),
+    quotaUsed: wholeNumber('plan', '--quota-used', values['quota-used']),
+    stateDir: values['state-dir'],
+    out: values.out,
+    fresh: values.fresh,
+    fit: values.fit,
+    rows: values.rows,
+    redo: values.redo,
+    shard: values.shard === undefined ? undefined : parseShard(values.shard),
+  };
+  const file = positionals[0] as string;
+  if (values.shards !== undefined) return printShards(file, parseShardCount(values.shards), flags, io);
+  return printPlan(file, flags, io);
 }
 
 export interface PlanFlags {
@@ -95,11 +110,29 @@ export interface PlanFlags {
   readonly rows?: readonly string[] | undefined;
   /** `--redo`: cached results paid for again. */
   readonly redo?: readonly string[] | undefined;
+  /** `--shard i/n`, parsed: only the shard's rows, with its share of the quota and the budget. */
+  readonly shard?: Shard | undefined;
 }
 
 /** Validate and plan one file, print the plan, return the exit code: `plan`, and `run --dry-run`. */
 export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): Promise<number> {
-  const { validation, plan } = await planFile(file, {
+  const { validation, plan } = await planFile(file, { ...planFileOptions(flags, io), shard: flags.shard });
+  if (!plan) return invalid(file, validation, io);
+  io.stdout(flags.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
+  return plan.refused ? EXIT.preflightRefused : EXIT.ok;
+}
+
+/** `plan --shards n`: every shard's plan side by side; exit 3 when any shard would be refused. */
+async function printShards(file: string, count: number, flags: PlanFlags, io: CommandIo): Promise<number> {
+  const { validation, plans } = await planShardsFile(file, count, planFileOptions(flags, io));
+  if (!plans) return invalid(file, validation, io);
+  const shards = shardsPlan(plans);
+  io.stdout(flags.json ? `${JSON.stringify(shardsJson(shards), null, 2)}\n` : shardsText(shards));
+  return shards.refused ? EXIT.preflightRefused : EXIT.ok;
+}
+
+function planFileOptions(flags: PlanFlags, io: CommandIo): PlanFileOptions {
+  return {
     cwd: io.cwd,
     allowUnpriced: flags.allowUnpriced,
     maxCredits: flags.maxCredits,
@@ -111,12 +144,12 @@ export async function printPlan(file: string, flags: PlanFlags, io: CommandIo): 
     fit: flags.fit,
     rows: flags.rows,
     redo: flags.redo,
-  });
-  if (!plan) {
-    const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);
-    io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing planned\n`);
-    return EXIT.invalidPipeline;
-  }
-  io.stdout(flags.json ? `${JSON.stringify(planJson(plan), null, 2)}\n` : planText(plan));
-  return plan.refused ? EXIT.preflightRefused : EXIT.ok;
+  };
+}
+
+/** Every problem, then that nothing was planned: exit 2. */
+function invalid(file: string, validation: ValidationResult, io: CommandIo): number {
+  const problems = [...validation.errors, ...validation.warnings].sort(compareProblems);
+  io.stderr(`${problems.map(formatProblem).join('\n')}\n${file}: invalid, nothing planned\n`);
+  return EXIT.invalidPipeline;
 }

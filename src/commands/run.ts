@@ -12,11 +12,13 @@ import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
 import { LOG_LEVELS, type LogLevel } from '../run/log-levels.js';
+import { parseShard } from '../select/shard.js';
 
 const HELP = `Usage: assetline run <pipeline.yaml> [options]
 
 Validates and plans the pipeline (refusing what does not fit the budget or today's quota), then
-runs every step through the API, downloads every result and writes out/<pipeline>/manifest.json.
+runs every step through the API, downloads every result and writes out/<pipeline>/manifest.json
+(out/<pipeline>/shards/<i>-of-<n>/manifest.json with --shard).
 Running it again resumes: finished steps are reused, video jobs in progress are polled again, and
 only what is missing or failed is sent.
 
@@ -30,13 +32,19 @@ Options:
   --fresh              ignore earlier progress (the journal is set aside)
   --fit                run the whole rows that fit the quota left and the budget (in priority
                        order) and defer the rest: exit 4, run again later to go on
-  --dry-run            plan only: print the plan and exit (0, or 3 when refused)
+  --dry-run            plan only: print the plan and exit (0, or 3 when refused); with --shard, the
+                       shard's plan
   --rows SEL           run only these rows: a row key, a glob over keys (SKU-1*), a row number or a
                        range of them (1-20); repeat it or separate with commas. Keys come first.
                        The manifest still lists the other rows as earlier runs left them
   --redo SEL           pay again for cached results: ROW:STEP, ROW (all its steps) or *:STEP, globs
                        allowed; the steps that use them are redone too. The earlier files are kept
                        under out/<pipeline>/runs/<run that made them>/
+  --shard i/n          run only shard i of n (1 <= i <= n <= 256): the rows whose key hashes to it
+                       (adding rows moves no other row), into out/<pipeline>/shards/<i>-of-<n>/ with
+                       its own journal, lock and manifest, so n shards may run at once. Plans with
+                       1/n of the quota left and of the budget (api.quota_per_shard sets its quota;
+                       --max-credits is its own budget). With --rows: the rows of both
   --quota-used N       requests already sent with this key in the last 24 h
   --state-dir DIR      where the request ledger (and the --sandbox state) is kept (default .assetline/)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')}
@@ -76,7 +84,8 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError(`run: expected one pipeline file\n\n${HELP}`);
-  if (values.shard !== undefined) throw new UsageError('run: --shard is not available yet');
+  // Read first: a bad spec is a usage error before anything is validated, started or written.
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const maxCredits = wholeNumber('run', '--max-credits', values['max-credits']);
   const quotaUsed = wholeNumber('run', '--quota-used', values['quota-used']);
   if (values['dry-run']) {
@@ -94,6 +103,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
         fit: values.fit,
         rows: values.rows,
         redo: values.redo,
+        shard,
       },
       io,
     );
@@ -132,6 +142,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     fit: values.fit,
     rows: values.rows,
     redo: values.redo,
+    shard,
     stateDir: values['state-dir'],
     logger,
     progress: io.stderrIsTTY && !logFile && !values.json ? 'bar' : 'lines',

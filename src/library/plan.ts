@@ -4,6 +4,7 @@ import { SecretKey } from '../api/secret-key.js';
 import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
 import { planFile } from '../plan/plan-file.js';
 import { type PlanJson, planJson } from '../plan/plan-json.js';
+import { parseShard } from '../select/shard.js';
 
 export interface PlanOptions {
   /**
@@ -62,6 +63,15 @@ export interface PlanOptions {
    */
   readonly redo?: readonly string[];
   /**
+   * Plan one shard of the rows (`--shard`): `"i/n"` with 1 <= i <= n <= 256, e.g. `"2/4"`, as
+   * `run({ shard })` would run it: the shard's rows (with `rows`, those of both), what its own
+   * folder `<out>/<pipeline>/shards/<i>-of-<n>/` holds cached, and 1/n of the quota left and of the
+   * pipeline's budget (`api.quota_per_shard` sets its quota; `maxCredits` is its own budget). The
+   * plan's `shard` says so.
+   * @default every row, unsharded
+   */
+  readonly shard?: string;
+  /**
    * The API key whose ledger tells the quota used (never sent by `plan`).
    * @default process.env.ASSETLINE_API_KEY
    */
@@ -74,10 +84,11 @@ export interface PlanOptions {
  * same output folder would send; what it holds is `cached`. Sends nothing.
  *
  * @throws {PipelineInvalidError} the pipeline does not validate (its `problems` list them all).
- * @throws {UsageError} a `rows` or `redo` selector names no row or step.
+ * @throws {UsageError} a `rows` or `redo` selector names no row or step, or `shard` is not `"i/n"`.
  */
 export async function plan(file: string, options: PlanOptions = {}): Promise<PlanJson> {
   const apiKey = options.apiKey?.trim();
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard, 'shard');
   const { validation, plan: planned } = await planFile(file, {
     cwd: options.cwd ?? process.cwd(),
     allowUnpriced: options.allowUnpriced ?? false,
@@ -89,6 +100,7 @@ export async function plan(file: string, options: PlanOptions = {}): Promise<Pla
     fit: options.fit,
     rows: options.rows,
     redo: options.redo,
+    shard,
     key: apiKey ? new SecretKey(apiKey) : keyFromEnv(process.env),
   });
   if (!planned) throw new PipelineInvalidError(validation);

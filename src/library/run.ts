@@ -17,6 +17,7 @@ import type { LogLevel } from '../run/log-levels.js';
 import { createRunLogger } from '../run/run-logger.js';
 import { outputRoot } from '../run/output-layout.js';
 import { resolveSelection } from '../select/selection.js';
+import { parseShard, type Shard } from '../select/shard.js';
 import { type RunResult, runPipeline } from '../run/run-pipeline.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
 
@@ -33,6 +34,8 @@ export interface RunFileOptions {
   readonly fit?: boolean | undefined;
   readonly rows?: readonly string[] | undefined;
   readonly redo?: readonly string[] | undefined;
+  /** `--shard i/n`, parsed. */
+  readonly shard?: Shard | undefined;
   readonly stateDir?: string | undefined;
   readonly logger: Logger;
   readonly progress: 'bar' | 'lines' | 'off';
@@ -54,7 +57,11 @@ export async function runFile(file: string, options: RunFileOptions): Promise<Ra
   if (!validation.expansion) return { validation, result: undefined };
   const { pipeline } = validation.expansion;
   // A selector that names nothing is a usage error before anything is started, sent or written.
-  const selection = resolveSelection(validation.expansion, { rows: options.rows, redo: options.redo });
+  const selection = resolveSelection(validation.expansion, {
+    rows: options.rows,
+    redo: options.redo,
+    shard: options.shard,
+  });
   // Resolved before the sandbox starts, so a missing key is reported without starting anything.
   const connection = options.sandbox ? undefined : resolveConnection(options.env, pipeline.api.baseUrl);
   const stateDir = path.resolve(options.cwd, options.stateDir ?? DEFAULT_STATE_DIR);
@@ -174,6 +181,16 @@ export interface RunOptions {
    */
   readonly redo?: readonly string[];
   /**
+   * Run one shard of the rows (`--shard`): `"i/n"` with 1 <= i <= n <= 256, e.g. `"2/4"`. A row
+   * belongs to a shard by a hash of its key, so adding rows moves no other row. The shard writes
+   * only its own folder, `<out>/<pipeline>/shards/<i>-of-<n>/` (journal, manifest, assets), whose
+   * manifest lists only its rows; n shards may run at once. It plans with 1/n of the quota left
+   * and of the pipeline's budget (`api.quota_per_shard` sets its quota; `maxCredits` is its own
+   * budget, not divided). With `rows`, the rows of both.
+   * @default every row, unsharded
+   */
+  readonly shard?: string;
+  /**
    * Where the request ledger is kept, and with `sandbox`, the embedded sandbox's state
    * (`<stateDir>/sandbox/`), which a later run with the same folder resumes from.
    * @default ".assetline"
@@ -203,8 +220,9 @@ export interface RunOptions {
  * @returns `{ status, exit_code, credits_used, requests_sent, steps, manifest }`, plus `reasons`
  *   when the plan refused the run.
  * @throws {PipelineInvalidError} the pipeline does not validate (nothing was sent).
- * @throws {UsageError} no service or key is configured, the output folder cannot be written, or a
- *   `rows` or `redo` selector names no row or step (nothing is sent or written).
+ * @throws {UsageError} no service or key is configured, the output folder cannot be written, a
+ *   `rows` or `redo` selector names no row or step, or `shard` is not `"i/n"` (nothing is sent or
+ *   written).
  * @throws {LockedError} another run holds the output folder.
  */
 export async function run(file: string, options: RunOptions = {}): Promise<RunJson> {
@@ -232,6 +250,7 @@ export async function run(file: string, options: RunOptions = {}): Promise<RunJs
     fit: options.fit ?? false,
     rows: options.rows,
     redo: options.redo,
+    shard: options.shard === undefined ? undefined : parseShard(options.shard, 'shard'),
     stateDir: options.stateDir,
     logger,
     progress: 'off',

@@ -102,6 +102,21 @@ export const manifestSchema = z.strictObject({
   schema_version: z.literal(1),
   pipeline: z.string(),
   pipeline_file: z.string(),
+  pipeline_version: z
+    .string()
+    .optional()
+    .describe(
+      "What identifies the pipeline's definition: the first 16 hex digits of the SHA-256 of the pipeline file's text and its rows file's. The shards of one pipeline agree on it. Absent in manifests written before it was recorded.",
+    ),
+  shard: z
+    .strictObject({
+      index: z.number().int().positive().describe('This shard, from 1.'),
+      count: z.number().int().positive().describe('Of how many.'),
+    })
+    .optional()
+    .describe(
+      "A run of one shard (`run --shard index/count`): its rows are the shard's only. Absent for a run of every row.",
+    ),
   run_id: z.string(),
   status: z.enum(RUN_STATUSES),
   stopped_by: z.string().nullable(),

@@ -57,6 +57,8 @@ export interface ResolvedApi extends ApiSettings {
   readonly plan: PlanName;
   /** Requests per rolling 24 hours: the explicit `quota:`, else the plan's; null only if neither is known. */
   readonly dailyQuota: number | null;
+  /** `quota_per_shard:`: each shard's requests per 24 hours with `--shard`; undefined: 1/n of the key's. */
+  readonly quotaPerShard: number | undefined;
   readonly baseUrl: string | undefined;
   readonly video: ApiSettings['video'] & { readonly expectedSeconds: number };
 }
@@ -91,9 +93,14 @@ export interface CheckedPipeline {
   readonly limits: ResolvedLimits;
   readonly outputsDir: string | undefined;
   readonly steps: readonly CheckedStep[];
+  /**
+   * What identifies the pipeline's definition: a hash of the pipeline file's text and its rows
+   * file's (pipeline-version.ts). The manifest's `pipeline_version`.
+   */
+  readonly version: string;
 }
 
-export type PipelineSettings = Omit<CheckedPipeline, 'steps'>;
+export type PipelineSettings = Omit<CheckedPipeline, 'steps' | 'version'>;
 
 export function resolveSettings(input: PipelineInput, file: string, dir: string): PipelineSettings {
   const api = input.api ?? {};
@@ -109,6 +116,7 @@ export function resolveSettings(input: PipelineInput, file: string, dir: string)
     api: {
       plan: api.plan ?? 'free',
       dailyQuota: api.quota ?? PLAN_DAILY_REQUESTS[api.plan ?? 'free'],
+      quotaPerShard: api.quota_per_shard,
       baseUrl: api.base_url,
       video: {
         statusMethod: video.status?.method ?? OPEN_ITEMS.videoStatusEndpoint.client.method,

@@ -18,6 +18,7 @@ import { Expansion } from './expansion.js';
 import type { Problem } from './problem.js';
 import { ProblemCollector } from './problem-collector.js';
 import { runRowPass } from './row-pass.js';
+import { pipelineVersion } from './pipeline-version.js';
 import { compilePriority, rowPriorities } from './row-priority.js';
 import { loadRows } from './rows/load-rows.js';
 import { ImageFileInspector } from './rules/image-file-inspector.js';
@@ -148,7 +149,7 @@ export async function validatePipelineText(
   const rowLabel = (row: number) => (settings.rowKey === undefined ? `row ${row + 1}` : `row "${rowKeys[row]}"`);
   const priorities = priority ? rowPriorities(priority, table, rowLabel, collector) : undefined;
   if (collector.hasErrors()) return finish(file, collector);
-  const pipeline: CheckedPipeline = { ...settings, steps };
+  const pipeline: CheckedPipeline = { ...settings, steps, version: pipelineVersion(text, rows.text) };
   return finish(file, collector, new Expansion(pipeline, plans, table, rowKeys, states, priorities));
 }
 

@@ -3,16 +3,19 @@
  * requests (one submit, plus status polls for video), and add it to the totals by step, model
  * and row. Instances an earlier run can reuse (the runner's cache) cost nothing and are counted
  * as cached; those it pays for again on purpose (--redo) are counted as sent, and as redone. Only
- * the rows --rows chose are looked at. Then decide: refuse what does not fit the budget or the remaining quota.
+ * the rows --rows (and --shard) chose are looked at; a shard plans with its share of the quota and
+ * the budget (shard-share.ts). Then decide: refuse what does not fit the budget or the remaining
+ * quota.
  */
 import { pollsWithin } from '../api/poll-schedule.js';
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import { decide } from './decide.js';
-import type { FitPlan, Plan, QuotaState, StepLine, UnpricedGroup } from './plan-model.js';
+import type { FitPlan, Plan, QuotaState, ShardPlan, StepLine, UnpricedGroup } from './plan-model.js';
 import { fitRows } from './fit-rows.js';
 import { rowNeeds } from './row-needs.js';
 import { QUOTA_WINDOW_MS } from '../catalog/limits.js';
 import { priceInstance } from './price-instance.js';
+import { budgetShare, quotaShare, requestRoom, windowRoom } from './shard-share.js';
 
 export interface PlanInput {
   /** `--max-credits`, else the pipeline's `budget.max_credits`. */
@@ -39,6 +42,11 @@ export interface PlanInput {
    * window frees up.
    */
   readonly fit?: { readonly order: ArrayLike<number>; readonly lastRequestAt?: number | undefined };
+  /**
+   * `--shard`: the shard planned (`includeRow` takes only its rows) and `api.quota_per_shard`. The
+   * quota and the budget become the shard's share.
+   */
+  readonly shard?: ShardPlan & { readonly quotaPerShard?: number | undefined };
 }
 
 export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
@@ -50,7 +58,7 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
 
   const limit = pipeline.api.dailyQuota;
   const used = input.quotaUsed?.count ?? null;
-  const quota: QuotaState = {
+  const keyQuota: QuotaState = {
     plan: pipeline.api.plan,
     limit,
     used24h: used,
@@ -58,7 +66,12 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     remaining: limit === null ? null : input.quotaUsed?.refusal ? 0 : Math.max(0, limit - (used ?? 0)),
     refusedAt: input.quotaUsed?.refusal?.at ?? null,
   };
-  const fit = input.fit ? planFit(expansion, input, quota) : undefined;
+  const { shard } = input;
+  const quota: QuotaState = shard ? { ...keyQuota, share: quotaShare(keyQuota, shard) } : keyQuota;
+  const maxCredits = shard
+    ? budgetShare(input.maxCredits, shard.count)
+    : input.maxCredits && { ...input.maxCredits, split: undefined };
+  const fit = input.fit ? planFit(expansion, input, quota, maxCredits?.value) : undefined;
 
   const lines = new Map<string, StepLine>();
   const unpriced = new Map<string, UnpricedGroup>();
@@ -142,13 +155,18 @@ export function buildPlan(expansion: Expansion, input: PlanInput): Plan {
     add(byRow, instance.rowKey, price.credits);
   }
 
-  const budget = { maxCredits: input.maxCredits?.value, source: input.maxCredits?.source };
+  const budget = {
+    maxCredits: maxCredits?.value,
+    source: maxCredits?.source,
+    split: maxCredits?.split,
+  };
   const counts = input.includeRow ? expansion.countsOf(input.includeRow) : expansion.counts;
   const plan = {
     pipeline: pipeline.name,
     file: pipeline.file,
     rows: counts.rows,
     selection: input.includeRow ? { rows: counts.rows, ofRows: expansion.counts.rows } : undefined,
+    shard: shard && { index: shard.index, count: shard.count, rows: shard.rows },
     instances: counts.instances,
     skipped: { when: counts.skippedWhen, upstream: counts.skippedUpstream },
     lines: [...lines.values()],
@@ -192,16 +210,17 @@ function planFit(
   expansion: Expansion,
   input: PlanInput,
   quota: QuotaState,
+  maxCredits: number | undefined,
 ): { readonly tonight: Uint8Array; readonly plan: FitPlan } {
   const isCached = input.isCached ?? (() => false);
   const needs = rowNeeds(expansion, isCached, input.includeRow);
   const order = input.fit?.order ?? [];
-  const budget = input.maxCredits?.value ?? Number.POSITIVE_INFINITY;
+  const budget = maxCredits ?? Number.POSITIVE_INFINITY;
   const result = fitRows(
     order,
     needs,
-    { requests: quota.remaining ?? Number.POSITIVE_INFINITY, credits: budget },
-    { requests: quota.limit ?? Number.POSITIVE_INFINITY, credits: budget },
+    { requests: requestRoom(quota) ?? Number.POSITIVE_INFINITY, credits: budget },
+    { requests: windowRoom(quota) ?? Number.POSITIVE_INFINITY, credits: budget },
   );
   const key = (row: number) => expansion.rowKeys[row] ?? String(row + 1);
   const deferredRows: string[] = [];

@@ -4,7 +4,8 @@
  * passes the quota, when prices are estimates, and when nothing limits the spend. Every reason
  * says the numbers.
  */
-import type { Plan } from './plan-model.js';
+import type { Plan, QuotaState } from './plan-model.js';
+import { requestRoom } from './shard-share.js';
 
 type Totals = Omit<Plan, 'refused' | 'reasons' | 'warnings'>;
 
@@ -48,9 +49,10 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
     );
   } else if (credits.total > budget.maxCredits) {
     const from = budget.source === 'flag' ? '--max-credits' : 'budget.max_credits';
-    reasons.push(
-      `needs ${atLeast}${formatNumber(credits.total)} credits, over the budget of ${formatNumber(budget.maxCredits)} (${from}); ${FIT_HINT}`,
-    );
+    const over = budget.split
+      ? `over this shard's budget of ${formatNumber(budget.maxCredits)} (1/${budget.split.count} of ${from} ${formatNumber(budget.split.total)})`
+      : `over the budget of ${formatNumber(budget.maxCredits)} (${from})`;
+    reasons.push(`needs ${atLeast}${formatNumber(credits.total)} credits, ${over}; ${FIT_HINT}`);
   }
 
   if (credits.estimated) {
@@ -68,19 +70,20 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
     );
   }
 
-  if (quota.limit !== null && quota.remaining !== null) {
-    const left = `${formatNumber(quota.remaining)} left of ${formatNumber(quota.limit)} today`;
+  const room = requestRoom(quota);
+  if (quota.limit !== null && quota.remaining !== null && room !== null) {
+    const left = leftText(quota, room, plan.shard?.count ?? 1);
     const expected = requests.submits + requests.pollsExpected;
     const worst = requests.submits + requests.pollsWorst;
     const polls = (polled: number, approx: boolean) =>
       requests.videos > 0
         ? ` (${count(requests.submits, 'submit')} + ${approx ? '~' : ''}${count(polled, 'poll')})`
         : '';
-    if (expected > quota.remaining) {
+    if (expected > room) {
       reasons.push(
         `needs ${formatNumber(expected)} requests${polls(requests.pollsExpected, true)}, ${left}; ${FIT_HINT}`,
       );
-    } else if (worst > quota.remaining) {
+    } else if (worst > room) {
       warnings.push(
         `in the worst case, every video job polled until its ${minutes(options.timeoutSeconds)} timeout, needs ${formatNumber(worst)} requests${polls(requests.pollsWorst, false)}, ${left}`,
       );
@@ -92,6 +95,15 @@ export function decide(plan: Totals, options: { allowUnpriced: boolean; timeoutS
     }
   }
   return { reasons, warnings };
+}
+
+/** `1,000 left of 1,000 today`, or a shard's part of it. */
+function leftText(quota: QuotaState, room: number, shards: number): string {
+  const key = `${formatNumber(quota.remaining ?? 0)} left of ${formatNumber(quota.limit ?? 0)} today`;
+  if (!quota.share) return key;
+  return quota.share.source === 'split'
+    ? `this shard's share is ${formatNumber(room)} (1/${shards} of ${key})`
+    : `this shard may send ${formatNumber(room)} (api.quota_per_shard; the key has ${key})`;
 }
 
 /** The exact `pricing:` block that would price every unpriced instance. */

@@ -1,4 +1,5 @@
 /** The contract's `plan --json` object (keep the names; fields may be added). */
+import { shardFolder } from '../select/shard.js';
 import type { Plan } from './plan-model.js';
 
 export function planJson(plan: Plan) {
@@ -7,6 +8,19 @@ export function planJson(plan: Plan) {
     file: plan.file,
     rows: plan.rows,
     selection: plan.selection ? { rows: plan.selection.rows, of_rows: plan.selection.ofRows } : null,
+    shard: plan.shard
+      ? {
+          index: plan.shard.index,
+          count: plan.shard.count,
+          rows: plan.shard.rows,
+          folder: `shards/${shardFolder(plan.shard)}`,
+          quota_share: plan.quota.share?.requests ?? null,
+          quota_per_window: plan.quota.share?.perWindow ?? null,
+          quota_source: plan.quota.share?.source ?? 'split',
+          budget_share: plan.budget.maxCredits ?? null,
+          budget_source: plan.budget.split ? 'split' : (plan.budget.source ?? null),
+        }
+      : null,
     steps: plan.instances,
     credits: {
       total: plan.credits.total,
@@ -32,7 +46,11 @@ export function planJson(plan: Plan) {
       remaining: plan.quota.remaining,
       refused_at: plan.quota.refusedAt === null ? null : new Date(plan.quota.refusedAt).toISOString(),
     },
-    budget: { max_credits: plan.budget.maxCredits ?? null, source: plan.budget.source ?? null },
+    budget: {
+      max_credits: plan.budget.maxCredits ?? null,
+      source: plan.budget.source ?? null,
+      split: plan.budget.split ? { total: plan.budget.split.total, count: plan.budget.split.count } : null,
+    },
     fit: plan.fit
       ? {
           rows_with_work: plan.fit.rowsWithWork,

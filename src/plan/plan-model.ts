@@ -41,15 +41,37 @@ export interface QuotaState {
   readonly remaining: number | null;
   /** When the service last refused a request for the quota, while that holds (then remaining is 0). */
   readonly refusedAt: number | null;
+  /** `--shard`: the shard's part of the quota, which the verdict and --fit use (shard-share.ts). */
+  readonly share?: QuotaShare | undefined;
+}
+
+/** A shard's part of the key's quota. */
+export interface QuotaShare {
+  /** Requests the shard may send of what the key has left; null when the limit is unknown. */
+  readonly requests: number | null;
+  /** A whole 24-hour window's worth for the shard (--fit packs later nights with it). */
+  readonly perWindow: number | null;
+  /** `split`: floor(1/n) of the key's; `quota_per_shard`: the pipeline's `api.quota_per_shard`. */
+  readonly source: 'split' | 'quota_per_shard';
+}
+
+/** `--shard i/n`: the shard a plan is of. */
+export interface ShardPlan {
+  readonly index: number;
+  readonly count: number;
+  /** Rows of the rows file in the shard (the plan's `rows` are those of them --rows chose). */
+  readonly rows: number;
 }
 
 export interface Plan {
   readonly pipeline: string;
   readonly file: string;
-  /** Rows planned: every row of the rows file, or those --rows chose. */
+  /** Rows planned: every row of the rows file, or those --rows (and --shard) chose. */
   readonly rows: number;
-  /** --rows: how many rows it chose of the rows file's; undefined when every row is planned. */
+  /** --rows, --shard: how many rows they chose of the rows file's; undefined when every row is planned. */
   readonly selection: { readonly rows: number; readonly ofRows: number } | undefined;
+  /** `--shard`: the shard planned; its quota and budget are its share (`quota.share`, `budget.split`). */
+  readonly shard: ShardPlan | undefined;
   /** Step instances to run (cached ones included, skipped ones not). */
   readonly instances: number;
   readonly skipped: { readonly when: number; readonly upstream: number };
@@ -92,7 +114,13 @@ export interface Plan {
   readonly quota: QuotaState;
   /** `--fit`: the whole rows that run tonight; everything else in the plan covers only those. */
   readonly fit: FitPlan | undefined;
-  readonly budget: { readonly maxCredits: number | undefined; readonly source: 'pipeline' | 'flag' | undefined };
+  readonly budget: {
+    /** The budget this run plans and runs with (a shard's share when `split`). */
+    readonly maxCredits: number | undefined;
+    readonly source: 'pipeline' | 'flag' | undefined;
+    /** `--shard` without --max-credits: the pipeline's budget divided among `count` shards. */
+    readonly split?: { readonly total: number; readonly count: number } | undefined;
+  };
   readonly refused: boolean;
   readonly reasons: readonly string[];
   readonly warnings: readonly string[];

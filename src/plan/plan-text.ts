@@ -1,15 +1,13 @@
 /** The plan as a person reads it in a terminal or a cron mail. */
 import { textTable } from '../text/text-table.js';
 import { count, formatNumber } from './decide.js';
-import type { FitPlan, Plan, StepLine } from './plan-model.js';
+import type { FitPlan, Plan, QuotaState, ShardPlan, StepLine } from './plan-model.js';
 
 export function planText(plan: Plan): string {
   const out: string[] = [];
   const skipped = plan.skipped.when + plan.skipped.upstream;
   out.push(`Plan for ${plan.pipeline} (${plan.file})`);
-  const rows = plan.selection
-    ? `${formatNumber(plan.selection.rows)} of ${count(plan.selection.ofRows, 'row')} (--rows)`
-    : count(plan.rows, 'row');
+  const rows = rowsText(plan);
   out.push(
     `${rows}, ${count(plan.instances, 'step instance')} to run${skipped > 0 ? `, ${formatNumber(skipped)} skipped by when:` : ''}${plan.cached.instances > 0 ? `, ${formatNumber(plan.cached.instances)} cached from earlier runs` : ''}`,
   );
@@ -70,6 +68,10 @@ export function planText(plan: Plan): string {
     out.push(
       `OK with --fit: ${count(plan.fit.rowsTonight, 'whole row')} run now, the rest is deferred (exit 4; run again to go on). Nothing was sent.`,
     );
+  } else if (plan.shard) {
+    out.push(
+      `OK: shard ${shardText(plan.shard)} fits its share of the budget and of the quota left today. Nothing was sent.`,
+    );
   } else {
     out.push('OK: the plan fits the budget and the quota left today. Nothing was sent.');
   }
@@ -112,7 +114,12 @@ function rowSummary(plan: Plan): string {
 }
 
 function quotaLine(plan: Plan): string {
-  const { quota } = plan;
+  if (plan.quota.limit === null) return keyQuotaText(plan.quota);
+  return `${keyQuotaText(plan.quota)}${quotaShareText(plan)}`;
+}
+
+/** The key's quota: its limit, what is used and what is left. */
+export function keyQuotaText(quota: QuotaState): string {
   if (quota.limit === null) return `${quota.plan} plan, daily limit unknown`;
   const used =
     quota.usedSource === 'unknown'
@@ -123,12 +130,45 @@ function quotaLine(plan: Plan): string {
   return `${quota.plan} plan, ${formatNumber(quota.limit)} requests per 24 h; ${used}; ${formatNumber(quota.remaining ?? 0)} left${refused}`;
 }
 
+/** `; this shard's share: 250 (1/4, --shard 2/4)`. */
+function quotaShareText(plan: Plan): string {
+  const { share } = plan.quota;
+  if (!share || !plan.shard) return '';
+  const requests = formatNumber(share.requests ?? 0);
+  return share.source === 'split'
+    ? `; this shard's share: ${requests} (1/${plan.shard.count}, --shard ${shardText(plan.shard)})`
+    : `; this shard's quota: ${requests} (api.quota_per_shard, --shard ${shardText(plan.shard)})`;
+}
+
 function budgetLine(plan: Plan): string {
   const { maxCredits, source } = plan.budget;
   if (maxCredits === undefined) return 'none set';
   const approx = plan.credits.estimated ? '~' : '';
   const share = maxCredits > 0 ? ` (${Math.round((plan.credits.total / maxCredits) * 100)}%)` : '';
-  return `${approx}${formatNumber(plan.credits.total)} of ${formatNumber(maxCredits)} credits${share}, from ${source === 'flag' ? '--max-credits' : 'budget.max_credits'}`;
+  const from = source === 'flag' ? '--max-credits' : 'budget.max_credits';
+  const whose = plan.budget.split
+    ? `this shard's share: 1/${plan.budget.split.count} of ${formatNumber(plan.budget.split.total)} from ${from}`
+    : plan.shard
+      ? `from ${from}, this shard's own budget`
+      : `from ${from}`;
+  return `${approx}${formatNumber(plan.credits.total)} of ${formatNumber(maxCredits)} credits${share}, ${whose}${plan.shard ? ` (--shard ${shardText(plan.shard)})` : ''}`;
+}
+
+/** `2/4`. */
+function shardText(shard: ShardPlan): string {
+  return `${shard.index}/${shard.count}`;
+}
+
+/** `12 rows`, `3 of 12 rows (--rows)`, `3 of 12 rows (shard 2/4)`. */
+function rowsText(plan: Plan): string {
+  const { selection, shard } = plan;
+  if (!selection) return count(plan.rows, 'row');
+  const chosen = `${formatNumber(selection.rows)} of ${count(selection.ofRows, 'row')}`;
+  if (!shard) return `${chosen} (--rows)`;
+  const of = `shard ${shardText(shard)}`;
+  return selection.rows === shard.rows
+    ? `${chosen} (${of})`
+    : `${chosen} (--rows; ${of} has ${formatNumber(shard.rows)})`;
 }
 
 /** HH:MM in UTC. */

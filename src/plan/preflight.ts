@@ -4,8 +4,8 @@
  */
 import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import { RequestLedger } from '../state/request-ledger.js';
-import { buildPlan } from './build-plan.js';
-import type { Plan } from './plan-model.js';
+import { buildPlan, type PlanInput } from './build-plan.js';
+import type { Plan, ShardPlan } from './plan-model.js';
 
 export interface PreflightOptions {
   /** `--max-credits`; wins over the pipeline's budget. */
@@ -26,7 +26,12 @@ export interface PreflightOptions {
   readonly warnings?: readonly string[];
   /** `--fit`: plan the whole rows that fit the quota left and the budget; defer the rest. */
   readonly fit?: boolean;
+  /** `--shard`: the shard `includeRow` takes; it plans with its share of the quota and the budget. */
+  readonly shard?: ShardPlan | undefined;
 }
+
+/** What is known of the requests already sent with the key (PlanInput's `quotaUsed`, and when the last was). */
+export type QuotaUsage = NonNullable<PlanInput['quotaUsed']> & { readonly newest?: number | undefined };
 
 /**
  * The ledger's count and the service's last refusal for the quota, if it still holds; hours that
@@ -41,6 +46,26 @@ async function usedFromLedger(ledger: RequestLedger, now: number) {
 }
 
 export async function preflight(expansion: Expansion, options: PreflightOptions): Promise<Plan> {
+  return preflightWith(expansion, await quotaUsage(options), options);
+}
+
+/** The quota already used: --quota-used, else the ledger of the key, else unknown. */
+export async function quotaUsage(
+  options: Pick<PreflightOptions, 'quotaUsed' | 'ledgerKeyId' | 'stateDir' | 'now'>,
+): Promise<QuotaUsage | undefined> {
+  return options.quotaUsed !== undefined
+    ? { count: options.quotaUsed, source: 'flag' as const }
+    : options.ledgerKeyId !== undefined
+      ? await usedFromLedger(new RequestLedger(options.stateDir, options.ledgerKeyId), options.now)
+      : undefined;
+}
+
+/** The plan with the quota used already read (`plan --shards` reads the ledger once for every shard). */
+export function preflightWith(
+  expansion: Expansion,
+  quotaUsed: QuotaUsage | undefined,
+  options: Omit<PreflightOptions, 'quotaUsed' | 'ledgerKeyId' | 'stateDir' | 'now'>,
+): Plan {
   const pipelineBudget = expansion.pipeline.maxCredits;
   const maxCredits =
     options.maxCredits !== undefined
@@ -48,12 +73,7 @@ export async function preflight(expansion: Expansion, options: PreflightOptions)
       : pipelineBudget !== undefined
         ? { value: pipelineBudget, source: 'pipeline' as const }
         : undefined;
-  const quotaUsed =
-    options.quotaUsed !== undefined
-      ? { count: options.quotaUsed, source: 'flag' as const }
-      : options.ledgerKeyId !== undefined
-        ? await usedFromLedger(new RequestLedger(options.stateDir, options.ledgerKeyId), options.now)
-        : undefined;
+  const { shard } = options;
   return buildPlan(expansion, {
     allowUnpriced: options.allowUnpriced,
     ...(maxCredits && { maxCredits }),
@@ -65,9 +85,10 @@ export async function preflight(expansion: Expansion, options: PreflightOptions)
     ...(options.fit && {
       fit: {
         order: takenRows(expansion.rowOrder(), options.includeRow),
-        lastRequestAt: quotaUsed && 'newest' in quotaUsed ? quotaUsed.newest : undefined,
+        lastRequestAt: quotaUsed?.newest,
       },
     }),
+    ...(shard && { shard: { ...shard, quotaPerShard: expansion.pipeline.api.quotaPerShard } }),
   });
 }
 

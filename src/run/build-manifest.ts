@@ -27,6 +27,10 @@ export function newRequestCounters(): RequestCounters {
 export interface RunRecord {
   readonly pipeline: string;
   readonly pipelineFile: string;
+  /** CheckedPipeline's `version`. */
+  readonly pipelineVersion: string;
+  /** `--shard`: the shard the run takes. */
+  readonly shard: { readonly index: number; readonly count: number } | undefined;
   readonly runId: string;
   readonly startedAt: number;
   readonly finishedAt: number | undefined;
@@ -120,6 +124,8 @@ export function manifestHead(run: RunRecord, totals: RowTotals): ManifestHead {
     schema_version: 1,
     pipeline: run.pipeline,
     pipeline_file: run.pipelineFile,
+    pipeline_version: run.pipelineVersion,
+    ...(run.shard && { shard: { index: run.shard.index, count: run.shard.count } }),
     run_id: run.runId,
     status: run.status,
     stopped_by: run.stoppedBy ?? null,

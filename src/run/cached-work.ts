@@ -19,9 +19,9 @@ import { ResultIndex } from './result-index.js';
 
 const NO_STORIES: JournalState = { instances: new Map(), results: new ResultIndex() };
 
-/** The cache of the pipeline's folder under `outRoot`, with the redos the selection asks for. */
+/** The cache of the pipeline's folder (its shard's) under `outRoot`, with the redos the selection asks for. */
 export async function cachedWork(expansion: Expansion, outRoot: string, selection?: Selection): Promise<CacheProbe> {
-  const layout = new OutputLayout(outRoot, expansion.pipeline.name);
+  const layout = new OutputLayout(outRoot, expansion.pipeline.name, selection?.shard);
   const index = await CacheIndex.read(layout.journal);
   if (!index.hasRedo) {
     return new CacheProbe(

@@ -1,12 +1,13 @@
 /**
- * Where a run writes: out/<pipeline>/ with the manifest, every run's manifest in runs/, the
- * journal, the lock, and the assets at <row folder>/<step id>.<ext> (-2, -3 for further images).
- * A result replaced by a redo (--redo) is kept under runs/<id of the run that saved it>/, at the
- * same relative path. Row folders come from spreadsheet data made safe; every path is checked to
- * stay inside.
+ * Where a run writes: out/<pipeline>/ (one shard's run: out/<pipeline>/shards/<i>-of-<n>/) with
+ * the manifest, every run's manifest in runs/, the journal, the lock, and the assets at
+ * <row folder>/<step id>.<ext> (-2, -3 for further images). A result replaced by a redo (--redo)
+ * is kept under runs/<id of the run that saved it>/, at the same relative path. Row folders come
+ * from spreadsheet data made safe; every path is checked to stay inside.
  */
 import path from 'node:path';
 import { safeSegment } from '../paths/safe-segment.js';
+import { type Shard, shardFolder } from '../select/shard.js';
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/png': 'png',
@@ -37,8 +38,14 @@ export function outputRoot(
 export class OutputLayout {
   readonly dir: string;
 
-  constructor(outRoot: string, pipelineName: string) {
-    this.dir = path.resolve(outRoot, pipelineName);
+  /**
+   * `shard`: the run takes one shard (`--shard i/n`) and keeps to a folder of its own, with its own
+   * journal, lock, manifest and assets, so the n shards can run at once into one `--out`, or each on
+   * its own machine into the same relative place (for `assetline merge` to bring together).
+   */
+  constructor(outRoot: string, pipelineName: string, shard?: Shard) {
+    const pipelineDir = path.resolve(outRoot, pipelineName);
+    this.dir = shard ? path.join(pipelineDir, 'shards', shardFolder(shard)) : pipelineDir;
   }
 
   get manifest(): string {

@@ -22,7 +22,8 @@ import type { Expansion, StepInstance } from '../pipeline/expansion.js';
 import type { Plan } from '../plan/plan-model.js';
 import { preflight, takenRows } from '../plan/preflight.js';
 import { priceInstance } from '../plan/price-instance.js';
-import { EVERYTHING, type Selection } from '../select/selection.js';
+import { requestRoom } from '../plan/shard-share.js';
+import { EVERYTHING, type Selection, type ShardScope } from '../select/selection.js';
 import { REFUSAL_HOLD_MS, RequestLedger } from '../state/request-ledger.js';
 import { collectAbandoned } from './abandoned-jobs.js';
 import { type InstanceBooks, newRequestCounters, type RequestCounters, type RunRecord } from './build-manifest.js';
@@ -121,14 +122,15 @@ function runResult(
 export async function runPipeline(expansion: Expansion, options: RunOptions): Promise<RunResult> {
   const { pipeline } = expansion;
   const { logger } = options;
-  const layout = new OutputLayout(options.outRoot, pipeline.name);
+  const selection = options.selection ?? EVERYTHING;
+  // A shard keeps to its own folder: its own journal, lock, manifest and cache.
+  const layout = new OutputLayout(options.outRoot, pipeline.name, selection.shard);
   const startedAt = Date.now();
   const runId = `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
   const { lock, journal, state } = await claimOutputFolder(layout, { fresh: options.fresh, now: startedAt });
   try {
     const cache = new ResultCache(journalCacheSource(state), layout);
     const hasher = new FileHasher();
-    const selection = options.selection ?? EVERYTHING;
     const includeRow = selection.rowOrder ? selection.includesRow : undefined;
     const probe = probeCache(expansion, cache, hasher, {
       includeRow,
@@ -145,6 +147,7 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
       includeRow,
       warnings: options.warnings,
       fit: options.fit ?? false,
+      shard: selection.shard && shardPlan(selection.shard),
       ...(options.maxCredits !== undefined && { maxCredits: options.maxCredits }),
       ...(options.quotaUsed !== undefined && { quotaUsed: options.quotaUsed }),
     });
@@ -165,7 +168,7 @@ export async function runPipeline(expansion: Expansion, options: RunOptions): Pr
         cached: probe.cached.size,
         redo: plan.redo.instances,
       },
-      `running ${pipeline.name}: ${plan.instances} steps, ${plan.credits.total} credits planned, ${probe.cached.size} cached${plan.redo.instances > 0 ? `, ${plan.redo.instances} redone` : ''}`,
+      `running ${pipeline.name}${selection.shard ? ` shard ${selection.shard.index}/${selection.shard.count}` : ''}: ${plan.instances} steps, ${plan.credits.total} credits planned, ${probe.cached.size} cached${plan.redo.instances > 0 ? `, ${plan.redo.instances} redone` : ''}`,
     );
     await journal.append({ type: 'run', t: startedAt, run_id: runId });
     return await execute(expansion, options, {
@@ -253,6 +256,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   const record = (verdictOf: Pick<RunRecord, 'status' | 'stoppedBy' | 'exitCode' | 'finishedAt'>): RunRecord => ({
     pipeline: pipeline.name,
     pipelineFile: pipeline.file,
+    pipelineVersion: pipeline.version,
+    shard: selection.shard && shardPlan(selection.shard),
     runId: prepared.runId,
     startedAt: prepared.startedAt,
     ...verdictOf,
@@ -268,7 +273,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   });
   const running = () => record({ status: 'running', stoppedBy: undefined, exitCode: undefined, finishedAt: undefined });
   const modelOf = (instance: StepInstance) => ('model' in instance.params ? instance.params.model : undefined);
-  // The rows --rows chose (all without it), highest `priority:` first: the order --fit admits them in.
+  // The rows --rows and --shard chose (all without them), highest `priority:` first: the order
+  // --fit admits them in.
   const rowOrder = takenRows(expansion.rowOrder(), selection.rowOrder ? selection.includesRow : undefined);
   const outputs = new RunOutputs(
     layout,
@@ -276,7 +282,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     expansion.counts.rows,
     selection.rowOrder || expansion.prioritised
       ? {
-          order: new ManifestOrder(expansion.counts.rows, rowOrder),
+          // A shard's manifest lists its own rows only: the others are other shards' to list.
+          order: new ManifestOrder(expansion.counts.rows, rowOrder, selection.shard?.includes),
           otherRow: (index) => earlierRow(expansion, prepared.state, index, modelOf),
         }
       : undefined,
@@ -291,7 +298,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     rowOrder,
     admission: plan.fit
       ? new RowAdmission(plan.fit.needs, {
-          requests: plan.quota.remaining ?? Number.POSITIVE_INFINITY,
+          requests: requestRoom(plan.quota) ?? Number.POSITIVE_INFINITY,
           credits: plan.budget.maxCredits ?? Number.POSITIVE_INFINITY,
         })
       : undefined,
@@ -366,6 +373,11 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     manifestPath: layout.manifest,
     keptPath: layout.runManifest(prepared.runId),
   });
+}
+
+/** A shard as the plan and the manifest name it. */
+function shardPlan(shard: ShardScope) {
+  return { index: shard.index, count: shard.count, rows: shard.rows };
 }
 
 /**

@@ -42,6 +42,11 @@ export interface RedoInput {
   readonly steps: readonly SelectableStep[];
   /** With --rows: the rows it takes (a redo of any other row would do nothing). */
   readonly selected?: ((rowIndex: number) => boolean) | undefined;
+  /**
+   * With --shard: the shard's rows. A selector whose rows all belong to other shards redoes nothing
+   * here and is no mistake: every job of a matrix is given the same --redo.
+   */
+  readonly scope?: ((rowIndex: number) => boolean) | undefined;
   readonly matcher?: RowMatcher;
 }
 
@@ -63,11 +68,12 @@ export function selectRedo(values: readonly string[], input: RedoInput): RedoSet
     const rowMatch = rowPart === '*' ? { rows: allRows(rows.count) } : matcher.match(rowPart);
     if ('problem' in rowMatch) problem(rowMatch.problem);
     if (typeof stepIndices === 'string' || 'problem' in rowMatch) continue;
-    const taken = input.selected ? rowMatch.rows.filter(input.selected) : rowMatch.rows;
-    if (taken.length === 0) {
+    const chosen = input.selected ? rowMatch.rows.filter(input.selected) : rowMatch.rows;
+    if (chosen.length === 0) {
       problem(`${rowMatch.rows.length === 1 ? 'its row is not' : 'none of its rows is'} selected by --rows`);
       continue;
     }
+    const taken = input.scope ? chosen.filter(input.scope) : chosen;
     for (const row of taken) {
       touched.add(row);
       for (const step of stepIndices) redo.mark(row, step);

@@ -19,6 +19,7 @@ export function resolvedApi(
   return {
     plan: 'pro',
     dailyQuota: 1000,
+    quotaPerShard: undefined,
     baseUrl: undefined,
     video: {
       statusMethod: 'POST',

@@ -45,7 +45,7 @@ export async function runIn(
 ): Promise<RunResult> {
   const validated = await validatePipelineFile(ws.pipeline, { displayPath: 'pipeline.yaml' });
   if (!validated.expansion) throw new Error(`invalid pipeline:\n${validated.errors.map(formatProblem).join('\n')}`);
-  const { apiKey, rows, redo, ...overrides } = options;
+  const { apiKey, rows, redo, shard, ...overrides } = options;
   const key = apiKey ?? DEMO_KEY;
   const result = await runPipeline(validated.expansion, {
     outRoot: ws.out,
@@ -60,7 +60,7 @@ export async function runIn(
     interrupt: new AbortController().signal,
     warnings: validated.warnings.map(formatProblem),
     now: () => sandbox.now(),
-    selection: resolveSelection(validated.expansion, { rows, redo }),
+    selection: resolveSelection(validated.expansion, { rows, redo, shard }),
     ...overrides,
   });
   // Every manifest a test run writes must fit the schema we publish.

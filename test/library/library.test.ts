@@ -69,6 +69,16 @@ describe('library calls return their command’s --json object', () => {
     expect(planned.redo).toEqual({ steps: 0, rows: 0, credits: 0 });
   });
 
+  it('plan() with a shard, as plan --shard', async () => {
+    const out = tempDir();
+    const argv = ['plan', 'pipelines/product-shoot.yaml', '--json', '--quota-used', '0', '--out', out];
+    const { json } = await commandJson([...argv, '--shard', '2/4']);
+    const planned = await plan('pipelines/product-shoot.yaml', { cwd: ROOT, quotaUsed: 0, out, shard: '2/4' });
+    expect(planned).toEqual(json);
+    expect(planned.shard).toMatchObject({ index: 2, count: 4, folder: 'shards/2-of-4', quota_share: 250 });
+    expect(planned.budget).toEqual({ max_credits: 3000, source: 'pipeline', split: { total: 12000, count: 4 } });
+  });
+
   it('report(), and report(dir, { html: true }) writes report.html', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(fixtureManifest()));
@@ -116,6 +126,16 @@ describe('library errors', () => {
     ).rejects.toMatchObject({
       code: 'usage',
       message: '--redo *:phtoo: no step "phtoo" in the pipeline; did you mean "photo"?',
+    });
+    await expect(
+      run('pipelines/product-shoot.yaml', { cwd: ROOT, out, sandbox: true, shard: '4/3' }),
+    ).rejects.toMatchObject({
+      code: 'usage',
+      message:
+        'shard expects i/n, whole numbers with 1 <= i <= n <= 256, such as 2/4 (the second of 4 shards), got "4/3"',
+    });
+    await expect(plan('pipelines/product-shoot.yaml', { cwd: ROOT, shard: '1/0' })).rejects.toMatchObject({
+      code: 'usage',
     });
     expect(readdirSync(out)).toEqual([]);
   });

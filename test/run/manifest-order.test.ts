@@ -30,6 +30,20 @@ describe('the manifest order', () => {
     expect([order.indexOf(0), order.indexOf(1)]).toEqual([3, 4]);
   });
 
+  it("lists only a shard's rows: those taken and the shard's others, never another shard's", () => {
+    // Rows 0 to 7; the shard holds 1, 2, 4 and 6, and the run takes 6 and 2 (--rows, priority).
+    const shard = (row: number) => [1, 2, 4, 6].includes(row);
+    const order = new ManifestOrder(8, Uint32Array.of(6, 2), shard);
+    expect(order.everyRow).toBe(false);
+    expect(places(order)).toEqual(['o1', 'o4', 't0', 't1']);
+    expect(order.rows).toBe(4);
+    expect([order.indexOf(0), order.indexOf(1)]).toEqual([2, 3]);
+    // Every row of the shard taken, in file order: still the shard's rows only.
+    const whole = new ManifestOrder(8, Uint32Array.of(1, 2, 4, 6), shard);
+    expect(places(whole)).toEqual(['t0', 't1', 't2', 't3']);
+    expect(whole.rows).toBe(4);
+  });
+
   it('has nothing but rows not taken when the run takes none', () => {
     expect(places(new ManifestOrder(2, new Uint32Array(0)))).toEqual(['o0', 'o1']);
   });

@@ -27,7 +27,10 @@ const FORMATS: Readonly<Record<string, 'csv' | 'json' | 'yaml'>> = {
   '.yml': 'yaml',
 };
 
-export async function loadRows(rows: RowsInput | undefined, context: RowsContext): Promise<RowsResult> {
+/** The rows, with the text of the rows file they were read from (none for inline rows). */
+export type LoadedRows = RowsResult & { readonly text?: string };
+
+export async function loadRows(rows: RowsInput | undefined, context: RowsContext): Promise<LoadedRows> {
   const { file, locator } = context;
   if (rows === undefined) return { ok: true, table: singleEmptyRow(file, locator.start()) };
   if (Array.isArray(rows)) {
@@ -60,9 +63,9 @@ export async function loadRows(rows: RowsInput | undefined, context: RowsContext
       location: here,
     });
   }
-  if (format === 'csv') return csvRows(shown, text);
-  if (format === 'json') return jsonRows(shown, text);
-  return yamlRows(shown, text);
+  const read =
+    format === 'csv' ? csvRows(shown, text) : format === 'json' ? jsonRows(shown, text) : yamlRows(shown, text);
+  return { ...read, text };
 }
 
 function fail(problem: Problem): RowsResult {

@@ -64,6 +64,11 @@ const apiSchema = z
     quota: positiveInt
       .optional()
       .describe('Requests per rolling 24 hours; required for enterprise, overrides the plan otherwise.'),
+    quota_per_shard: positiveInt
+      .optional()
+      .describe(
+        "Requests per rolling 24 hours each shard of `run --shard i/n` may send, instead of 1/n of the key's quota left: e.g. the whole daily quota when every shard has a key of its own.",
+      ),
     base_url: z
       .url({ protocol: /^https?$/ })
       .optional()
