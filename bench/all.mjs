@@ -11,6 +11,7 @@ const BENCHMARKS = [
   ['plan of a done folder', 'plan-cached.mjs'],
   ['sandbox throughput', 'sandbox-throughput.mjs'],
   ['runner', 'runner.mjs'],
+  ['shards', 'shards.mjs'],
   ['report', 'report.mjs'],
   ['interrupts', 'interrupt.mjs'],
 ];
