@@ -198,9 +198,6 @@ export const manifestSchema = z.strictObject({
   rows: z.array(manifestRowSchema),
 });
 
-/** The manifest but its rows, checked on its own (a merge reads the rows as they come). */
-export const manifestHeadSchema = manifestSchema.omit({ rows: true });
-
 export type Manifest = z.infer<typeof manifestSchema>;
 /** Everything in a manifest but its rows: what is known once the rows are tallied. */
 export type ManifestHead = Omit<Manifest, 'rows'>;

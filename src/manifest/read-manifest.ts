@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { AssetlineError, EXIT } from '../errors.js';
-import { type Manifest, manifestSchema } from './manifest-schema.js';
+import { type Manifest, type ManifestHead, manifestSchema } from './manifest-schema.js';
 
 /** What the schema says about a manifest at most, so a broken file does not flood the terminal. */
 const PROBLEMS_SHOWN = 10;
@@ -35,15 +35,62 @@ export async function readManifest(file: string): Promise<Manifest | undefined> 
     throw new ManifestUnreadableError(`${file}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = manifestSchema.safeParse(data);
-  if (!parsed.success) {
-    const { issues } = parsed.error;
-    const problems = issues.slice(0, PROBLEMS_SHOWN).map((issue) => `  ${fieldPath(issue.path)}: ${issue.message}`);
-    const more = issues.length > PROBLEMS_SHOWN ? `\n  ... and ${issues.length - PROBLEMS_SHOWN} more` : '';
-    throw new ManifestUnreadableError(
-      `${file}: not an assetline manifest (see schemas/manifest.schema.json):\n${problems.join('\n')}${more}`,
-    );
-  }
+  if (!parsed.success) throw notAManifest(file, parsed.error.issues);
   return parsed.data;
+}
+
+/** The error for a file the schema refuses, with its first problems. */
+export function notAManifest(
+  file: string,
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[],
+): ManifestUnreadableError {
+  const problems = issues.slice(0, PROBLEMS_SHOWN).map((issue) => `  ${fieldPath(issue.path)}: ${issue.message}`);
+  const more = issues.length > PROBLEMS_SHOWN ? `\n  ... and ${issues.length - PROBLEMS_SHOWN} more` : '';
+  return new ManifestUnreadableError(
+    `${file}: not an assetline manifest (see schemas/manifest.schema.json):\n${problems.join('\n')}${more}`,
+  );
+}
+
+/**
+ * The head of a manifest (everything but its rows), checked against the schema, read without
+ * reading a single row: a merge looks at every shard's head before it reads any rows. Undefined
+ * when the file is not laid out as assetline writes it (manifest-json.ts); readManifest reads
+ * such a file whole.
+ */
+export async function readManifestHead(file: string): Promise<ManifestHead | undefined> {
+  const input = createReadStream(file, 'utf8');
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  const head: string[] = [];
+  try {
+    for await (const line of lines) {
+      if (head.length === 0 && line !== '{') return undefined;
+      if (line === '  "rows": [' || line === '  "rows": []') {
+        let data: unknown;
+        try {
+          data = JSON.parse(`${head.join('\n')}\n  "rows": []\n}`);
+        } catch {
+          return undefined;
+        }
+        const parsed = manifestSchema.safeParse(data);
+        if (!parsed.success) throw notAManifest(file, parsed.error.issues);
+        return withoutRows(parsed.data);
+      }
+      head.push(line);
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof ManifestUnreadableError) throw error;
+    throw new ManifestUnreadableError(`${file}: cannot read: ${(error as Error).message}`);
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}
+
+function withoutRows(manifest: Manifest): ManifestHead {
+  const head: Partial<Manifest> = { ...manifest };
+  delete head.rows;
+  return head as ManifestHead;
 }
 
 /** ['rows', 3, 'steps', 0, 'status'] as rows[3].steps[0].status */
