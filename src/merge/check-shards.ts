@@ -31,6 +31,14 @@ export function checkShards(inputs: readonly ShardInput[], allowMissing: boolean
     if (input.head.merged_from !== undefined)
       throw new MergeRefusedError(`${input.shown} is the result of a merge, not a shard: give the shard folders`);
   sameEverywhere(inputs, 'pipelines', (head) => head.pipeline);
+  // An unsharded run merges on its own (a copy of it too): with anything else it is not a shard.
+  const unsharded = inputs.filter((input) => !input.sharded);
+  if (unsharded.length > 0 && inputs.some((input) => input.sharded || input.head.run_id !== first.head.run_id)) {
+    const names = unsharded.map((input) => input.shown).join(', ');
+    throw new MergeRefusedError(
+      `${names}: not a shard (no \`shard\` in its manifest): an unsharded run can only be merged on its own; merge combines the shards of one \`run --shard\``,
+    );
+  }
   sameEverywhere(
     inputs,
     'pipeline versions',
@@ -38,13 +46,6 @@ export function checkShards(inputs: readonly ShardInput[], allowMissing: boolean
     'the shards must be runs of one checkout of the pipeline and its rows',
   );
   sameEverywhere(inputs, 'services', (head) => (head.sandbox ? 'the sandbox' : 'the service'));
-  const unsharded = inputs.filter((input) => !input.sharded);
-  if (unsharded.length > 0 && inputs.length > 1) {
-    const names = unsharded.map((input) => input.shown).join(', ');
-    throw new MergeRefusedError(
-      `${names}: not a shard (no \`shard\` in its manifest): an unsharded run can only be merged on its own; merge combines the shards of one \`run --shard\``,
-    );
-  }
   sameEverywhere(inputs, 'shard counts', (head) => String(head.shard?.count ?? 1));
 
   const byLabel = new Map<string, ShardInput[]>();

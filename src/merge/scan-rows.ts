@@ -54,7 +54,7 @@ export async function scanRows(set: ShardSet, signal?: AbortSignal): Promise<Row
   const byShard = new Map<string, ShardRows>();
   const stepIds = new Set<string>();
   let ordinal = 0;
-  let files = 0;
+  let placed = 0;
   let bytes = 0;
   let replacedAbsent = 0;
   for (const input of set.shards) {
@@ -83,11 +83,12 @@ export async function scanRows(set: ShardSet, signal?: AbortSignal): Promise<Row
         steps[step.status]++;
         tallyStep(credits, row.key, step);
       }
+      const files = rowFiles(row, where);
       if (!folders.has(row.folder)) {
         await realFolder(input.dir, row.folder, where);
         folders.add(row.folder);
       }
-      for (const file of rowFiles(row, where)) {
+      for (const file of files) {
         const info = await lstat(fileIn(input.dir, file.relative)).catch(() => undefined);
         if (!info && !file.required) {
           replacedAbsent++;
@@ -101,7 +102,7 @@ export async function scanRows(set: ShardSet, signal?: AbortSignal): Promise<Row
           throw new MergeRefusedError(
             `${path.join(input.shown, file.relative)}: ${info.size} bytes, its manifest says ${file.bytes}`,
           );
-        files++;
+        placed++;
         bytes += info.size;
       }
     }
@@ -113,7 +114,7 @@ export async function scanRows(set: ShardSet, signal?: AbortSignal): Promise<Row
     credits,
     steps,
     rows: seen.size,
-    files,
+    files: placed,
     bytes,
     byShard,
     stepIds: [...stepIds],

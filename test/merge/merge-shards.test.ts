@@ -3,7 +3,7 @@
  * shard that made it, the files linked and the same bytes, totals that are the shards' sums, and
  * the same bytes again when merged again (but `merged_at`).
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -157,7 +157,6 @@ describe('merging four shards', () => {
     // A file in the merged folder changed by hand: a copy, not the link.
     const changed = path.join(first.folder, 'SKU-1-1', 'hero.png');
     writeFileSync(changed + '.new', 'not the result');
-    const { renameSync } = await import('node:fs');
     renameSync(changed + '.new', changed);
     const again = await merge(dirs, { out, cwd: root });
     expect(again.files).toMatchObject({ linked: 1, unchanged: 7 });
@@ -178,6 +177,17 @@ describe('what merge accepts as a shard folder', () => {
     const result = await merge(['out', shardFolder, path.join(shared, PIPELINE_NAME)], { out: shared, cwd: root });
     expect(result).toMatchObject({ status: 'complete', rows: 6 });
     expect(result.merged_from.map((entry) => entry.dir)).toEqual(['shards/1-of-3', 'shards/2-of-3', 'shards/3-of-3']);
+    // A copy of a shard (an artifact downloaded beside the shared folder) is the same shard run.
+    cpSync(path.join(shared, PIPELINE_NAME, 'shards', '3-of-3'), path.join(root, 'artifact', '3-of-3'), {
+      recursive: true,
+    });
+    const withCopy = await merge(['artifact', 'out'], { out: path.join(root, 'other'), cwd: root });
+    expect(withCopy.merged_from.map((entry) => entry.dir)).toEqual([
+      '../../out/shoes/shards/1-of-3',
+      '../../out/shoes/shards/2-of-3',
+      '../../artifact/3-of-3',
+    ]);
+    expect(withCopy.run_id).toBe(result.run_id);
     // Again, with the earlier merge's manifest beside shards/: not taken for a shard.
     const again = await merge(['out'], { out: shared, cwd: root });
     expect(again.run_id).toBe(result.run_id);
@@ -186,7 +196,8 @@ describe('what merge accepts as a shard folder', () => {
   it('merges one unsharded output folder on its own, as shard 1-of-1', async () => {
     const root = tempDir();
     await writeShardFolder(path.join(root, 'run'), { index: 1, count: 1, rows: ['A', 'B'], unsharded: true });
-    const result = await merge('run', { out: 'merged', cwd: root });
+    cpSync(path.join(root, 'run'), path.join(root, 'copy'), { recursive: true });
+    const result = await merge(['run', 'copy'], { out: 'merged', cwd: root });
     expect(result).toMatchObject({
       status: 'complete',
       rows: 2,
