@@ -15,7 +15,13 @@ export type Placement = 'linked' | 'copied' | 'unchanged';
 /** Why a hard link may fail where a copy works: another device, a file system without links, too many. */
 const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
-export async function placeFile(source: string, target: string, sha256: string): Promise<Placement> {
+/** `linkFile` is fs.link; a test passes one that fails as another device would. */
+export async function placeFile(
+  source: string,
+  target: string,
+  sha256: string,
+  linkFile: (existing: string, created: string) => Promise<void> = link,
+): Promise<Placement> {
   const [from, there] = await Promise.all([lstat(source), lstat(target).catch(() => undefined)]);
   if (there?.isFile()) {
     if (there.ino === from.ino && there.dev === from.dev) return 'unchanged';
@@ -26,7 +32,7 @@ export async function placeFile(source: string, target: string, sha256: string):
   await rm(temporary, { force: true });
   let placement: Placement = 'linked';
   try {
-    await link(source, temporary).catch(async (error: NodeJS.ErrnoException) => {
+    await linkFile(source, temporary).catch(async (error: NodeJS.ErrnoException) => {
       if (!COPY_INSTEAD.has(error.code ?? '')) throw error;
       placement = 'copied';
       await copyFile(source, temporary);
