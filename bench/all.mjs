@@ -12,6 +12,7 @@ const BENCHMARKS = [
   ['sandbox throughput', 'sandbox-throughput.mjs'],
   ['runner', 'runner.mjs'],
   ['report', 'report.mjs'],
+  ['merge', 'merge.mjs'],
   ['interrupts', 'interrupt.mjs'],
 ];
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -10,7 +10,8 @@
  * merge that fails half-way leaves the earlier merge as it was. assets.csv and report.html are
  * made from the manifest written, as a run makes them.
  */
-import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { manifestTextOf, rowLine } from '../manifest/manifest-json.js';
 import type { ManifestHead, MergedFrom } from '../manifest/manifest-schema.js';
@@ -92,7 +93,7 @@ export async function mergeShards(dirs: readonly string[], options: MergeShardsO
     const rows = mergedRows(set, scan, layout, { files, builder, signal: options.signal });
     await writeAtomically(layout.manifest, manifestTextOf(head, { lines: rows }, []), [], options.signal);
     const summary = builder.finish(head);
-    const assetsFile = await writeSheetCsv(layout.manifest, layout.dir, sheet.shape, sheet.cellsOf);
+    const assetsFile = await writeSheetCsv(layout.manifest, layout.dir, sheet.shape, sheet.cellsOf, scan.widths);
     const reportFile = await writeReportHtml(summary, layout.manifest, layout.dir, notes);
     return { folder: layout.dir, manifestFile: layout.manifest, assetsFile, reportFile, summary, files, notes };
   } finally {
@@ -142,7 +143,7 @@ async function* mergedRows(set: ShardSet, scan: RowScan, layout: OutputLayout, s
       if (scan.kept.get(row.key) !== ordinal++) continue;
       sinks.signal?.throwIfAborted();
       if (!folders.has(row.folder)) {
-        await realFolder(layout, row.folder);
+        realFolder(layout, row.folder);
         folders.add(row.folder);
       }
       const files = rowFiles(row, where);
@@ -150,7 +151,7 @@ async function* mergedRows(set: ShardSet, scan: RowScan, layout: OutputLayout, s
         await Promise.all(
           files.slice(at, at + FILES_AT_ONCE).map(async (file) => {
             const source = fileIn(input.dir, file.relative);
-            if (!file.required && !(await lstat(source).catch(() => undefined))) return;
+            if (!file.required && !lstatSync(source, { throwIfNoEntry: false })) return;
             count(sinks.files, await placeFile(source, fileIn(layout.dir, file.relative), file.sha256), file.bytes);
           }),
         );
@@ -166,8 +167,8 @@ function count(files: FilesPlaced, placement: Placement, bytes: number): void {
 }
 
 /** A row folder already in the merged folder must be a folder, not a link that would lead writes elsewhere. */
-async function realFolder(layout: OutputLayout, folder: string): Promise<void> {
-  const info = await lstat(fileIn(layout.dir, folder)).catch(() => undefined);
+function realFolder(layout: OutputLayout, folder: string): void {
+  const info = lstatSync(fileIn(layout.dir, folder), { throwIfNoEntry: false });
   if (info && !info.isDirectory())
     throw new MergeRefusedError(
       `${path.join(layout.dir, folder)}: not a folder (a link?); refusing to write through it`,

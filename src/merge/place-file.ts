@@ -6,8 +6,8 @@
  * A file replaced is replaced atomically: a reader sees the old file or the new, never half.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, link, lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { createReadStream, linkSync, lstatSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export type Placement = 'linked' | 'copied' | 'unchanged';
@@ -15,34 +15,70 @@ export type Placement = 'linked' | 'copied' | 'unchanged';
 /** Why a hard link may fail where a copy works: another device, a file system without links, too many. */
 const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
-/** `linkFile` is fs.link; a test passes one that fails as another device would. */
+/**
+ * Puts `source` at `target`. The calls on names (lstat, link, rename) are synchronous: each takes
+ * microseconds on a local disk, and through the thread pool ten times that, which at 30,000 files
+ * was most of a merge. Copying and hashing, which read whole files, stay asynchronous.
+ * `linkFile` is fs.linkSync; a test passes one that fails as another device would.
+ */
 export async function placeFile(
   source: string,
   target: string,
   sha256: string,
-  linkFile: (existing: string, created: string) => Promise<void> = link,
+  linkFile: (existing: string, created: string) => void = linkSync,
 ): Promise<Placement> {
-  const [from, there] = await Promise.all([lstat(source), lstat(target).catch(() => undefined)]);
+  const there = lstatSync(target, { throwIfNoEntry: false });
   if (there?.isFile()) {
+    const from = lstatSync(source);
     if (there.ino === from.ino && there.dev === from.dev) return 'unchanged';
     if (there.size === from.size && (await fileSha256(target)) === sha256) return 'unchanged';
   }
-  await mkdir(path.dirname(target), { recursive: true });
+  // Nothing there: a link made at the target's name appears whole, at once. Otherwise, and for a
+  // copy (which takes time to write), the file is made beside it and renamed over it.
+  const direct = there ? 'taken' : tryLink(() => linkFile(source, target), target);
+  if (direct === 'done') return 'linked';
   const temporary = `${target}.tmp-${process.pid}`;
-  await rm(temporary, { force: true });
-  let placement: Placement = 'linked';
   try {
-    await linkFile(source, temporary).catch(async (error: NodeJS.ErrnoException) => {
-      if (!COPY_INSTEAD.has(error.code ?? '')) throw error;
+    let placement: Exclude<Placement, 'unchanged'> = 'linked';
+    if (direct === 'copy' || tryLink(() => linkFile(source, temporary), temporary, true) === 'copy') {
       placement = 'copied';
       await copyFile(source, temporary);
-    });
-    await rename(temporary, target);
+    }
+    renameSync(temporary, target);
+    return placement;
   } catch (error) {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw error;
   }
-  return placement;
+}
+
+/**
+ * A link, tried again once in a folder made now (the row's first file: no mkdir for every file);
+ * `copy` when only a copy will do, `taken` when the name is. A temporary file a merge that died
+ * left (`stale`) is removed and the link tried again.
+ */
+function tryLink(makeLink: () => void, created: string, stale = false): 'done' | 'copy' | 'taken' {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      makeLink();
+      return 'done';
+    } catch (error) {
+      const code = codeOf(error);
+      if (COPY_INSTEAD.has(code)) {
+        mkdirSync(path.dirname(created), { recursive: true });
+        return 'copy';
+      }
+      if (code === 'EEXIST' && !stale) return 'taken';
+      if (attempt > 0) throw error;
+      if (code === 'ENOENT') mkdirSync(path.dirname(created), { recursive: true });
+      else if (code === 'EEXIST') rmSync(created, { force: true });
+      else throw error;
+    }
+  }
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? '';
 }
 
 export async function fileSha256(file: string): Promise<string> {

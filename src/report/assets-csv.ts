@@ -92,8 +92,9 @@ async function* assetsLines(
   shape: SheetShape,
   sheetRow: (key: string) => SheetRow,
   reorder: boolean,
+  known?: ReadonlyMap<string, number>,
 ): AsyncGenerator<string> {
-  const widths = await fileColumns(manifestFile, shape.stepIds);
+  const widths = known ?? (await fileColumns(manifestFile, shape.stepIds));
   yield BOM + stringify([assetsHeader(shape, widths)]);
   // With `priority:` the manifest lists rows in the order they ran: their lines wait here to come
   // out in the sheet's order. Without it the manifest's order is the sheet's, and nothing is held.
@@ -130,16 +131,18 @@ export async function writeAssetsCsv(
 
 /**
  * Writes `<output folder>/assets.csv` from a manifest whose rows are already in the order the sheet
- * shows them (a merge's), each row's own cells from `cellsOf`, and returns its path.
+ * shows them (a merge's), each row's own cells from `cellsOf`, and returns its path. `widths`, the
+ * most files one row's step made, when known: else the manifest is read once more for them.
  */
 export async function writeSheetCsv(
   manifestFile: string,
   outputFolder: string,
   shape: SheetShape,
   cellsOf: (key: string) => Cells | undefined,
+  widths?: ReadonlyMap<string, number>,
 ): Promise<string> {
   const file = path.join(outputFolder, ASSETS_CSV);
   const sheetRow = (key: string): SheetRow => ({ index: undefined, cells: cellsOf(key) ?? [] });
-  await writeAtomically(file, assetsLines(manifestFile, shape, sheetRow, false));
+  await writeAtomically(file, assetsLines(manifestFile, shape, sheetRow, false, widths));
   return file;
 }
