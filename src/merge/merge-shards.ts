@@ -12,6 +12,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { mkdir, realpath, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { manifestTextOf, rowLine } from '../manifest/manifest-json.js';
 import type { ManifestHead, MergedFrom } from '../manifest/manifest-schema.js';
@@ -21,7 +22,7 @@ import { readManifestHead } from '../manifest/read-manifest.js';
 import { writeSheetCsv } from '../report/assets-csv.js';
 import { writeReportHtml } from '../report/run-report.js';
 import { OutputLayout } from '../run/output-layout.js';
-import { RunLock } from '../run/run-lock.js';
+import { lockHolder, RunLock } from '../run/run-lock.js';
 import { checkShards, type ShardSet } from './check-shards.js';
 import { findOutputFolders } from './find-outputs.js';
 import { mergedHead } from './merge-head.js';
@@ -70,6 +71,7 @@ export async function mergeShards(dirs: readonly string[], options: MergeShardsO
   const inputs: ShardInput[] = [];
   for (const folder of found) inputs.push(await openShard(folder));
   const set = checkShards(inputs, options.allowMissing);
+  for (const input of set.shards) await notRunningHere(input);
   const layout = new OutputLayout(options.out, set.pipeline);
   await checkTarget(layout, inputs, options.cwd);
   const scan = await scanRows(set, options.signal);
@@ -138,7 +140,9 @@ async function* mergedRows(set: ShardSet, scan: RowScan, layout: OutputLayout, s
   let index = 0;
   for (const input of set.shards) {
     const where = path.join(input.shown, 'manifest.json');
+    let rows = 0;
     for await (const row of input.rows()) {
+      rows++;
       // The same count as the scan's: a row written once, from the first input that had it.
       if (scan.kept.get(row.key) !== ordinal++) continue;
       sinks.signal?.throwIfAborted();
@@ -158,7 +162,22 @@ async function* mergedRows(set: ShardSet, scan: RowScan, layout: OutputLayout, s
       sinks.builder.add(index++, row.key, row.steps);
       yield rowLine({ ...row, shard: input.label }, blank);
     }
+    // A manifest rewritten since the scan (a shard run going on in a shared folder): the rows
+    // written may not be those checked. The earlier merge's manifest stays.
+    if (rows !== scan.byShard.get(input.label)?.rows)
+      throw new MergeRefusedError(`${where} changed while it was merged: merge again once its run is over`);
   }
+}
+
+/** A shard whose run is still going on, on this machine, is not merged: its manifest is not final. */
+async function notRunningHere(input: ShardInput): Promise<void> {
+  if (input.head.status !== 'running') return;
+  const holder = await lockHolder(path.join(input.dir, '.lock'));
+  // A lock from another machine cannot be checked: a killed CI job leaves one for good.
+  if (holder?.alive === true && holder.host === hostname())
+    throw new MergeRefusedError(
+      `${input.shown}: shard ${input.label} is still running (process ${holder.pid}, started ${holder.started_at}): merge once it is over`,
+    );
 }
 
 function count(files: FilesPlaced, placement: Placement, bytes: number): void {

@@ -3,6 +3,7 @@
  * marked: missing shards with --allow-missing, shards that did not complete.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
@@ -145,6 +146,18 @@ describe('merge refuses', () => {
     expect(await refusal(root, [...ALL, 'plain'])).toBe(
       'merge: plain/shoes: not a shard (no `shard` in its manifest): an unsharded run can only be merged on its own; merge combines the shards of one `run --shard`',
     );
+  });
+
+  it('a shard still running on this machine', async () => {
+    const root = await shardsWith({ 4: { status: 'running' } });
+    const lock = { pid: process.pid, host: hostname(), started_at: '2026-11-22T04:00:00.000Z' };
+    writeFileSync(path.join(shard(root, 4), '.lock'), JSON.stringify(lock));
+    expect(await refusal(root, ALL)).toBe(
+      `merge: a4/shoes/shards/4-of-4: shard 4-of-4 is still running (process ${process.pid}, started 2026-11-22T04:00:00.000Z): merge once it is over`,
+    );
+    // Left by a job on another machine (a killed CI job): merged as it is.
+    writeFileSync(path.join(shard(root, 4), '.lock'), JSON.stringify({ ...lock, host: 'ci-runner-7' }));
+    expect(await merge(ALL, { out: 'm', cwd: root })).toMatchObject({ status: 'interrupted', exit_code: 4 });
   });
 
   it('to write over a run’s own output folder', async () => {

@@ -166,6 +166,21 @@ describe('merging four shards', () => {
   });
 });
 
+describe('a merge that stops', () => {
+  it('leaves the earlier merge as it was when interrupted', async () => {
+    const root = tempDir();
+    const dirs = await writeShards(root, 2, 2);
+    const first = await merge(dirs, { out: 'm', cwd: root });
+    const before = readFileSync(first.manifest, 'utf8');
+    const stop = new AbortController();
+    stop.abort('SIGINT');
+    await expect(merge(dirs, { out: 'm', cwd: root, signal: stop.signal })).rejects.toBe('SIGINT');
+    expect(readFileSync(first.manifest, 'utf8')).toBe(before);
+    // The lock is let go: the next merge goes through.
+    expect(await merge(dirs, { out: 'm', cwd: root })).toMatchObject({ status: 'complete' });
+  });
+});
+
 describe('what merge accepts as a shard folder', () => {
   it('takes a shard folder itself, a shared --out holding every shard, and the same shard twice', async () => {
     const root = tempDir();
