@@ -58,7 +58,7 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
     import('../report/report-text.js'),
     import('../report/github-merge.js'),
   ]);
-  let merged;
+  let merged: Awaited<ReturnType<typeof mergeShards>>;
   try {
     merged = await mergeShards(positionals, {
       out: path.resolve(io.cwd, values.out),
