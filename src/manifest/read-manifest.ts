@@ -61,21 +61,15 @@ export async function readManifestHead(file: string): Promise<ManifestHead | und
   const input = createReadStream(file, 'utf8');
   const lines = createInterface({ input, crlfDelay: Infinity });
   const head: string[] = [];
+  let rowsOpened = false;
   try {
     for await (const line of lines) {
       if (head.length === 0 && line !== '{') return undefined;
-      if (line === '  "rows": [' || line === '  "rows": []') {
-        let data: unknown;
-        try {
-          data = JSON.parse(`${head.join('\n')}\n  "rows": []\n}`);
-        } catch {
-          return undefined;
-        }
-        const parsed = manifestSchema.safeParse(data);
-        if (!parsed.success) throw notAManifest(file, parsed.error.issues);
-        return withoutRows(parsed.data);
-      }
-      head.push(line);
+      // A row on one line, as assetline writes it; pretty-printed JSON opens it on a line alone.
+      if (rowsOpened) return line.startsWith('    {"') ? checkedHead(file, head) : undefined;
+      if (line === '  "rows": []') return checkedHead(file, head);
+      if (line === '  "rows": [') rowsOpened = true;
+      else head.push(line);
     }
     return undefined;
   } catch (error) {
@@ -85,6 +79,19 @@ export async function readManifestHead(file: string): Promise<ManifestHead | und
     lines.close();
     input.destroy();
   }
+}
+
+/** The head's lines as a manifest without rows, checked; undefined when they are not JSON. */
+function checkedHead(file: string, head: readonly string[]): ManifestHead | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(`${head.join('\n')}\n  "rows": []\n}`);
+  } catch {
+    return undefined;
+  }
+  const parsed = manifestSchema.safeParse(data);
+  if (!parsed.success) throw notAManifest(file, parsed.error.issues);
+  return withoutRows(parsed.data);
 }
 
 function withoutRows(manifest: Manifest): ManifestHead {
@@ -111,6 +118,7 @@ export async function* readManifestRows(file: string): AsyncGenerator<Manifest['
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     let inRows = false;
+    let index = 0;
     for await (const line of lines) {
       if (!inRows) {
         if (line === '  "rows": []') return;
@@ -118,11 +126,22 @@ export async function* readManifestRows(file: string): AsyncGenerator<Manifest['
         continue;
       }
       if (line === '  ]') return;
-      yield JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as Manifest['rows'][number];
+      yield rowOf(file, line, index++);
     }
     throw new ManifestUnreadableError(`${file}: not a manifest as assetline writes it (no rows, or cut short)`);
   } finally {
     lines.close();
     input.destroy();
+  }
+}
+
+/** One row's line; a line that is not one (a damaged or hand-edited file) names the file and row. */
+function rowOf(file: string, line: string, index: number): Manifest['rows'][number] {
+  try {
+    return JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as Manifest['rows'][number];
+  } catch (error) {
+    throw new ManifestUnreadableError(
+      `${file}: rows[${index}] is not a manifest row as assetline writes it (${(error as Error).message})`,
+    );
   }
 }

@@ -46,8 +46,11 @@ async function readSheet(
 ): Promise<string | undefined> {
   let place: number[] | undefined;
   const input = createReadStream(file);
+  const records = parse({ bom: true, relax_column_count: true });
+  // pipe() passes no error on: a file that cannot be opened would leave the parser waiting.
+  input.on('error', (error) => records.destroy(error));
   try {
-    for await (const record of input.pipe(parse({ bom: true, relax_column_count: true }))) {
+    for await (const record of input.pipe(records)) {
       const fields = record as string[];
       if (!place) {
         const width = sheetWidth(fields, shape);

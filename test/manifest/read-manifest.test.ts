@@ -2,7 +2,7 @@
  * A manifest read back: whole and checked (readManifest), or row by row as assetline writes it
  * (readManifestRows), stopping early without reading the rest.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
@@ -53,6 +53,20 @@ describe('reading a manifest', () => {
   });
 });
 
+describe('reading rows that are not rows', () => {
+  it('names the file and the row', async () => {
+    const file = await written(fixtureManifest());
+    const text = readFileSync(file, 'utf8').split('\n');
+    const at = text.indexOf('  "rows": [') + 2;
+    text[at] = '    {"key":"RUN-2",';
+    writeFileSync(file, text.join('\n'));
+    await expect(all(readManifestRows(file))).rejects.toMatchObject({
+      exitCode: EXIT.usage,
+      message: expect.stringMatching(/: rows\[1\] is not a manifest row as assetline writes it \(/) as string,
+    });
+  });
+});
+
 describe('reading the head of a manifest', () => {
   it('reads everything but the rows, checked, without reading them', async () => {
     const { rows, ...head } = fixtureManifest();
@@ -69,6 +83,13 @@ describe('reading the head of a manifest', () => {
     expect(await readManifestHead(file)).toBeUndefined();
     writeFileSync(file, JSON.stringify(fixtureManifest(), null, 3));
     expect(await readManifestHead(file)).toBeUndefined();
+    // Pretty-printed with two spaces: the same head, but the rows not one a line.
+    writeFileSync(file, JSON.stringify(fixtureManifest(), null, 2));
+    expect(await readManifestHead(file)).toBeUndefined();
+    const { rows, ...head } = fixtureManifest([]);
+    expect(rows).toEqual([]);
+    writeFileSync(file, JSON.stringify(fixtureManifest([]), null, 2));
+    expect(await readManifestHead(file)).toEqual(head);
   });
 
   it('says what the schema refuses in the head', async () => {

@@ -3,7 +3,7 @@
  * shard that made it, the files linked and the same bytes, totals that are the shards' sums, and
  * the same bytes again when merged again (but `merged_at`).
  */
-import { cpSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -163,6 +163,33 @@ describe('merging four shards', () => {
     expect(readFileSync(changed, 'utf8')).toBe(
       readFileSync(path.join(dirs[0] as string, PIPELINE_NAME, 'shards', '1-of-2', 'SKU-1-1', 'hero.png'), 'utf8'),
     );
+  });
+});
+
+describe('shards not quite as a run leaves them', () => {
+  it('reads a manifest laid out otherwise whole, and leaves blank the sheet cells of a shard without assets.csv', async () => {
+    const root = tempDir();
+    const dirs = await writeShards(root, 3, 2);
+    const shard = (index: number) => path.join(root, `artifact-${index}`, PIPELINE_NAME, 'shards', `${index}-of-3`);
+    // Edited by hand and saved pretty-printed.
+    const file = path.join(shard(1), 'manifest.json');
+    writeFileSync(file, JSON.stringify(readManifest(file), null, 2));
+    rmSync(path.join(shard(2), 'assets.csv'));
+    const result = await merge(dirs, { out: 'm', cwd: root });
+    expect(result).toMatchObject({ status: 'complete', rows: 6 });
+    expect(result.notes).toContain(
+      'artifact-2/shoes/shards/2-of-3/assets.csv is missing: the rows of shard 2-of-3 have blank sheet columns here.',
+    );
+    const lines = parse(readFileSync(result.assets), { bom: true }) as string[][];
+    expect(lines.map((line) => line.slice(0, 3))).toEqual([
+      ['row', 'name', 'size'],
+      ['SKU-1-1', 'Shoe SKU-1-1', '7'],
+      ['SKU-1-2', 'Shoe SKU-1-2', '7'],
+      ['SKU-2-1', '', ''],
+      ['SKU-2-2', '', ''],
+      ['SKU-3-1', 'Shoe SKU-3-1', '7'],
+      ['SKU-3-2', 'Shoe SKU-3-2', '7'],
+    ]);
   });
 });
 
