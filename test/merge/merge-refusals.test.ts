@@ -212,6 +212,15 @@ describe('merge, marked', () => {
     expect(JSON.parse(readFileSync(result.manifest, 'utf8'))).toMatchObject({ finished_at: null, duration_ms: null });
   });
 
+  it('takes a row key from the data as a key, even __proto__', async () => {
+    const root = tempDir();
+    await writeShardFolder(path.join(root, 'a'), { index: 1, count: 1, rows: ['__proto__', 'constructor'] });
+    const result = await merge(['a'], { out: 'm', cwd: root });
+    const manifest = JSON.parse(readFileSync(result.manifest, 'utf8')) as Manifest;
+    expect(Object.keys(manifest.totals.credits.by_row)).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).planned).toBeUndefined();
+  });
+
   it('lists a row two shards made the same once, from the first shard', async () => {
     const root = tempDir();
     const dirs = await writeShards(root, 2, 2);
