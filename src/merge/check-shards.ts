@@ -70,10 +70,18 @@ export function checkShards(inputs: readonly ShardInput[], allowMissing: boolean
   if (missing.length > 0 && !allowMissing) {
     const found = shards.map((input) => `${input.label} in ${input.shown}`).join(', ');
     throw new MergeRefusedError(
-      `missing shards: ${missing.join(', ')} (found ${found}); give every shard's folder, or pass --allow-missing to merge what is there`,
+      `missing shards: ${listed(missing)} (found ${found}); give every shard's folder, or pass --allow-missing to merge what is there`,
     );
   }
   return { pipeline: first.head.pipeline, version: first.head.pipeline_version, count, shards, copies, missing };
+}
+
+/** Names shown in a message at most: a thousand missing shards are a count, not a list. */
+const NAMES_SHOWN = 20;
+
+function listed(names: readonly string[]): string {
+  if (names.length <= NAMES_SHOWN) return names.join(', ');
+  return `${names.slice(0, NAMES_SHOWN).join(', ')} and ${names.length - NAMES_SHOWN} more`;
 }
 
 /** Refuses unless `property` is the same in every input, naming the folders of each value. */

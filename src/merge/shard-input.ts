@@ -11,6 +11,9 @@ import type { FoundFolder } from './find-outputs.js';
 import { MergeRefusedError } from './merge-refused.js';
 import { type ShardId, shardLabel, shardOf } from './shard-id.js';
 
+/** More shards than any matrix runs: a count past it is a damaged manifest, not a plan to list. */
+const MAX_SHARDS = 10_000;
+
 export interface ShardInput extends FoundFolder {
   readonly manifestFile: string;
   readonly head: ManifestHead;
@@ -40,6 +43,8 @@ export async function openShard(folder: FoundFolder): Promise<ShardInput> {
     throw new MergeRefusedError(`${shownFile}: pipeline name ${JSON.stringify(head.pipeline)} is not a folder name`);
   const id = shardOf(head);
   if (id.index > id.count) throw new MergeRefusedError(`${shownFile}: shard ${id.index} of ${id.count} does not exist`);
+  if (id.count > MAX_SHARDS)
+    throw new MergeRefusedError(`${shownFile}: ${id.count} shards: merge takes at most ${MAX_SHARDS}`);
   const rows = held ? heldRows(held) : () => checkedRows(manifestFile, shownFile);
   return { ...folder, manifestFile, head, id, label: shardLabel(id), sharded: head.shard !== undefined, rows };
 }

@@ -96,6 +96,18 @@ describe('merge refuses', () => {
     );
   });
 
+  it('many missing shards as a count, and a count past any matrix', async () => {
+    const root = tempDir();
+    await writeShardFolder(path.join(root, 'a'), { index: 1, count: 30, rows: ['A'] });
+    expect(await refusal(root, ['a'])).toMatch(
+      /^merge: missing shards: 2-of-30, 3-of-30, .*, 21-of-30 and 9 more \(found 1-of-30 in /,
+    );
+    await writeShardFolder(path.join(root, 'b'), { index: 1, count: 1_000_000, rows: ['A'] });
+    expect(await refusal(root, ['b'], { allowMissing: true })).toBe(
+      'merge: b/shoes/shards/1-of-1000000/manifest.json: 1000000 shards: merge takes at most 10000',
+    );
+  });
+
   it('a manifest whose file paths lead outside its folder, or a link where a file should be', async () => {
     const escape = (manifest: Manifest): Manifest => {
       const [row] = manifest.rows;
