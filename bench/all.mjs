@@ -13,6 +13,7 @@ const BENCHMARKS = [
   ['runner', 'runner.mjs'],
   ['shards', 'shards.mjs'],
   ['report', 'report.mjs'],
+  ['merge', 'merge.mjs'],
   ['interrupts', 'interrupt.mjs'],
 ];
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -13,6 +13,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   plan: () => import('./commands/plan.js'),
   run: () => import('./commands/run.js'),
   report: () => import('./commands/report.js'),
+  merge: () => import('./commands/merge.js'),
   schema: () => import('./commands/schema.js'),
   sandbox: () => import('./commands/sandbox.js'),
 };
@@ -24,6 +25,7 @@ Commands:
   plan <pipeline.yaml> [--json]          credits, requests and quota; refuse what does not fit
   run <pipeline.yaml> [--sandbox] [...]  plan, then run every step, download, write the manifest
   report <run-dir> [--html|--md]         what a run made and cost, and what needs attention
+  merge <dir>... --out DIR               combine the shards of one run into DIR/<pipeline>/
   schema [pipeline|manifest]             print the JSON Schema of pipelines or of manifests
   sandbox [--port N] [--config F]        start the local API emulator; print its URL and keys
 

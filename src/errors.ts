@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'locked'
   /** RunUnreadableError: a report was asked of something that is not a readable run. */
   | 'file-unreadable'
+  /** MergeRefusedError: the folders given to merge are not the shards of one run (nothing was written). */
+  | 'merge-refused'
   /** ApiError: a request to the service failed; its serviceCode says how. */
   | 'api-request-failed'
   /** VideoJobError: a video job ended in `error` or timed out. */

@@ -5,10 +5,11 @@
  */
 import type { ManifestHead, ManifestStep } from './manifest-schema.js';
 
-/** A row as `rows` writes it: its key, its folder and its steps. */
+/** A row as `rows` writes it: its key, its folder, in a merged manifest its shard, and its steps. */
 export interface RowOfSteps {
   readonly key: string;
   readonly folder: string;
+  readonly shard?: string | undefined;
   readonly steps: readonly ManifestStep[];
 }
 
@@ -51,7 +52,8 @@ function manifestTop(head: ManifestHead): string {
 /** A row as one compact line; `blank` remembers the text of steps that have nothing of their own. */
 export function rowLine(row: RowOfSteps, blank: Map<string, string> = new Map()): string {
   const steps = row.steps.map((step) => stepJson(step, blank)).join(',');
-  return `{"key":${JSON.stringify(row.key)},"folder":${JSON.stringify(row.folder)},"steps":[${steps}]}`;
+  const shard = row.shard === undefined ? '' : `,"shard":${JSON.stringify(row.shard)}`;
+  return `{"key":${JSON.stringify(row.key)},"folder":${JSON.stringify(row.folder)}${shard},"steps":[${steps}]}`;
 }
 
 /**

@@ -98,6 +98,33 @@ const countsSchema = z.strictObject({
 
 export const RUN_STATUSES = ['running', 'complete', 'partial', 'stopped', 'interrupted'] as const;
 
+/** A shard as the merged manifest names it: `2-of-4` (its folder under shards/). */
+const shardLabel = z.string().regex(/^[1-9]\d*-of-[1-9]\d*$/);
+
+const shardSchema = z
+  .strictObject({
+    index: z.number().int().positive().describe('From 1.'),
+    count: z.number().int().positive(),
+  })
+  .describe('Which part of the rows this run took (`run --shard <index>/<count>`); absent for an unsharded run.');
+
+const mergedFromSchema = z.strictObject({
+  shard: shardLabel,
+  run_id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  exit_code: z.number().int().nullable(),
+  rows: z.number().int().nonnegative(),
+  dir: z.string().describe("The shard folder merged, relative to this manifest's folder."),
+});
+
+/** One row of a manifest; checked on its own where a merge reads shards' rows one at a time. */
+export const manifestRowSchema = z.strictObject({
+  key: z.string(),
+  folder: z.string(),
+  shard: shardLabel.optional().describe('In a merged manifest: the shard that made the row.'),
+  steps: z.array(stepSchema),
+});
+
 export const manifestSchema = z.strictObject({
   schema_version: z.literal(1),
   pipeline: z.string(),
@@ -126,6 +153,23 @@ export const manifestSchema = z.strictObject({
   duration_ms: z.number().nonnegative().nullable(),
   sandbox: z.boolean(),
   base_url: z.string(),
+  pipeline_version: z
+    .string()
+    .optional()
+    .describe('A hash of the pipeline and its rows file: equal for every shard of one checkout.'),
+  shard: shardSchema.optional(),
+  merged_at: z
+    .string()
+    .optional()
+    .describe('`assetline merge`: when it merged; the one field two merges of the same shards differ in.'),
+  merged_from: z
+    .array(mergedFromSchema)
+    .optional()
+    .describe('`assetline merge`: the shard runs combined here, by shard.'),
+  missing_shards: z
+    .array(shardLabel)
+    .optional()
+    .describe('`assetline merge --allow-missing`: the shards that were not there (their rows are not listed).'),
   totals: z.strictObject({
     credits: z.strictObject({
       planned: z.number().nonnegative(),
@@ -166,11 +210,13 @@ export const manifestSchema = z.strictObject({
     }),
     steps: countsSchema,
   }),
-  rows: z.array(z.strictObject({ key: z.string(), folder: z.string(), steps: z.array(stepSchema) })),
+  rows: z.array(manifestRowSchema),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
 /** Everything in a manifest but its rows: what is known once the rows are tallied. */
 export type ManifestHead = Omit<Manifest, 'rows'>;
 export type ManifestStep = z.infer<typeof stepSchema>;
+export type ManifestRowEntry = z.infer<typeof manifestRowSchema>;
+export type MergedFrom = z.infer<typeof mergedFromSchema>;
 export type StepCounts = z.infer<typeof countsSchema>;

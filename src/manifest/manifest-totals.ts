@@ -17,7 +17,15 @@ export interface CreditTally {
 }
 
 export function newCreditTally(): CreditTally {
-  return { used: 0, paid_total: 0, lost: 0, by_model: {}, by_step: {}, by_row: {} };
+  return { used: 0, paid_total: 0, lost: 0, by_model: newTable(), by_step: newTable(), by_row: newTable() };
+}
+
+/**
+ * A table keyed by names from the data (row keys, from a sheet or a shard's manifest): without a
+ * prototype, a key such as `__proto__` is a row like any other, not a way into Object.prototype.
+ */
+function newTable(): CreditTable {
+  return Object.create(null) as CreditTable;
 }
 
 function add(table: CreditTable, key: string, planned: number, used: number): void {

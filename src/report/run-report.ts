@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { writeAtomically } from '../manifest/manifest-writer.js';
 import { readManifestRows } from '../manifest/read-manifest.js';
+import type { RunSummary } from '../manifest/manifest-summary.js';
 import type { RunResult } from '../run/run-pipeline.js';
 import { collapsesNotStarted, type GalleryRow, reportHtmlChunks } from './report-html.js';
 
@@ -24,6 +25,21 @@ export async function writeRunReport(run: FinishedRun): Promise<string | undefin
   // run (free to start once this one released the folder) rewrites.
   const shown = collapsesNotStarted(summary) ? rowsStarted : Number.POSITIVE_INFINITY;
   await writeAtomically(file, reportHtmlChunks(summary, galleryRows(keptManifestPath, shown)));
+  return file;
+}
+
+/**
+ * Writes report.html in `outputFolder` from a summary and the manifest whose rows make the gallery
+ * (`assetline merge`, with notes on where the rows came from) and returns its path.
+ */
+export async function writeReportHtml(
+  summary: RunSummary,
+  manifestFile: string,
+  outputFolder: string,
+  notes: readonly string[] = [],
+): Promise<string> {
+  const file = path.join(outputFolder, 'report.html');
+  await writeAtomically(file, reportHtmlChunks(summary, galleryRows(manifestFile, Number.POSITIVE_INFINITY), notes));
   return file;
 }
 

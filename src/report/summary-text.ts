@@ -16,6 +16,9 @@ export function statusLine(manifest: ManifestHead): string {
     interrupted: 'interrupted; the next run resumes where it stopped',
     running: 'still running',
   };
+  // A merge without some of its shards (merge --allow-missing): their rows are elsewhere, or not made.
+  if (manifest.status === 'stopped' && manifest.stopped_by === 'missing-shards')
+    return `shards are missing (${(manifest.missing_shards ?? []).join(', ')}); run them, then merge again`;
   // Nothing stopped it, yet steps wait: --fit (or --max-credits mid-run) left whole rows for later.
   if (manifest.status === 'stopped' && manifest.stopped_by === null)
     return 'rows that did not fit the quota left or the budget were deferred; the next run goes on with them';

@@ -8,6 +8,7 @@ import { ApiError, type ApiErrorDetails } from '../../src/api/api-error.js';
 import { ResultExpiredError } from '../../src/api/download.js';
 import { VideoJobError } from '../../src/api/video-job.js';
 import { AssetlineError, EXIT, exitCodeOf, LockedError, UsageError } from '../../src/errors.js';
+import { MergeRefusedError } from '../../src/merge/merge-refused.js';
 import { RunUnreadableError } from '../../src/report/load-run.js';
 import { JournalWriteError } from '../../src/run/journal.js';
 import { failureOf } from '../../src/run/step-failure.js';
@@ -38,6 +39,7 @@ describe('the family', () => {
     [new UsageError('u'), 'UsageError', 'usage'],
     [new LockedError('l'), 'LockedError', 'locked'],
     [new RunUnreadableError('r'), 'RunUnreadableError', 'file-unreadable'],
+    [new MergeRefusedError('m'), 'MergeRefusedError', 'merge-refused'],
     [apiError({}), 'ApiError', 'api-request-failed'],
     [new VideoJobError('error', 'v', 'job_1', ['job_1']), 'VideoJobError', 'video-job-failed'],
     [new ResultExpiredError('https://cdn.test/a.png', 404), 'ResultExpiredError', 'result-expired'],
@@ -78,6 +80,7 @@ describe('exitCodeOf', () => {
     ['a journal that cannot be written', new JournalWriteError(diskFull()), EXIT.stoppedResumable],
     ['a usage error', new UsageError('u'), EXIT.usage],
     ['a held output folder', new LockedError('l'), EXIT.usage],
+    ['a merge of folders that are not the shards of one run', new MergeRefusedError('m'), EXIT.usage],
     ['a damaged sandbox state (run --sandbox)', new SandboxStateError('d', 'is damaged'), EXIT.usage],
     ['a sandbox refusal that escaped its server', new SandboxError('not_found', 's'), EXIT.internal],
     ['an unknown Error', new TypeError('x is undefined'), EXIT.internal],
