@@ -101,13 +101,6 @@ export const RUN_STATUSES = ['running', 'complete', 'partial', 'stopped', 'inter
 /** A shard as the merged manifest names it: `2-of-4` (its folder under shards/). */
 const shardLabel = z.string().regex(/^[1-9]\d*-of-[1-9]\d*$/);
 
-const shardSchema = z
-  .strictObject({
-    index: z.number().int().positive().describe('From 1.'),
-    count: z.number().int().positive(),
-  })
-  .describe('Which part of the rows this run took (`run --shard <index>/<count>`); absent for an unsharded run.');
-
 const mergedFromSchema = z.strictObject({
   shard: shardLabel,
   run_id: z.string(),
@@ -153,11 +146,6 @@ export const manifestSchema = z.strictObject({
   duration_ms: z.number().nonnegative().nullable(),
   sandbox: z.boolean(),
   base_url: z.string(),
-  pipeline_version: z
-    .string()
-    .optional()
-    .describe('A hash of the pipeline and its rows file: equal for every shard of one checkout.'),
-  shard: shardSchema.optional(),
   merged_at: z
     .string()
     .optional()
