@@ -12,6 +12,9 @@ const INTEGRATION = [
   'test/sandbox/**/*.test.ts',
   'test/api/sandbox-integration.test.ts',
   'test/report/report-browser.test.ts',
+  // Files on disk, shell scripts: seconds each, out of the unit tests a developer runs all day.
+  'test/merge/**/*.test.ts',
+  'test/examples/github-action.test.ts',
 ];
 /** Files that replace a module with vi.mock: they need a module cache of their own. */
 const MOCKING = ['test/run/disk-full.test.ts'];
