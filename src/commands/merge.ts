@@ -4,9 +4,8 @@
  * JSON summary with --json); under GitHub Actions, the Markdown report in the job summary.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { withUsageErrors } from '../cli/parse-options.js';
+import { parseCommandArgs } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 
 const HELP = `Usage: assetline merge <dir>... --out DIR [--allow-missing] [--json]
@@ -32,18 +31,16 @@ usage error, 4 shards missing (--allow-missing) or a shard stopped early, was in
 finished: run those shards again (they resume), then merge again.`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsageErrors('merge', () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        'allow-missing': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseCommandArgs('merge', {
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      'allow-missing': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     io.stdout(`${HELP}\n`);
     return EXIT.ok;

@@ -4,9 +4,8 @@
  * of all n side by side (`--shards n`). Sends nothing.
  * Exit 0 when it fits, 3 when refused, 2 when the pipeline is invalid or a selector names nothing.
  */
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
+import { wholeNumber, parseCommandArgs } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { keyFromEnv } from '../api/connection.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
@@ -49,27 +48,25 @@ Exit codes: 0 fits, 3 refused (over budget or quota, or unpriced), 2 invalid pip
 (a --rows or --redo selector that names no row or step, a --shard that is not i/n).`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsageErrors('plan', () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        'max-credits': { type: 'string' },
-        'allow-unpriced': { type: 'boolean', default: false },
-        'quota-used': { type: 'string' },
-        'state-dir': { type: 'string' },
-        out: { type: 'string' },
-        fresh: { type: 'boolean', default: false },
-        fit: { type: 'boolean', default: false },
-        rows: { type: 'string', multiple: true },
-        redo: { type: 'string', multiple: true },
-        shard: { type: 'string' },
-        shards: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseCommandArgs('plan', {
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      'max-credits': { type: 'string' },
+      'allow-unpriced': { type: 'boolean', default: false },
+      'quota-used': { type: 'string' },
+      'state-dir': { type: 'string' },
+      out: { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      fit: { type: 'boolean', default: false },
+      rows: { type: 'string', multiple: true },
+      redo: { type: 'string', multiple: true },
+      shard: { type: 'string' },
+      shards: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     io.stdout(`${HELP}\n`);
     return EXIT.ok;

@@ -4,9 +4,8 @@
  * with --md, and with --html it writes report.html beside the assets and prints its path.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { withUsageErrors } from '../cli/parse-options.js';
+import { parseCommandArgs } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { reportRun } from '../library/report.js';
 import { reportJson } from '../report/report-json.js';
@@ -27,18 +26,16 @@ Options:
 Exit codes: 0 shown, 2 not a run folder or an unreadable manifest.`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsageErrors('report', () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        html: { type: 'boolean', default: false },
-        md: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseCommandArgs('report', {
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      html: { type: 'boolean', default: false },
+      md: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     io.stdout(`${HELP}\n`);
     return EXIT.ok;

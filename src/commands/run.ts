@@ -6,9 +6,8 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { wholeNumber, withUsageErrors } from '../cli/parse-options.js';
+import { wholeNumber, parseCommandArgs } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { PipelineInvalidError } from '../pipeline/pipeline-invalid-error.js';
 import { LOG_LEVELS, type LogLevel } from '../run/log-levels.js';
@@ -54,31 +53,29 @@ Exit codes: 0 done, 1 some steps failed, 2 invalid or locked, 3 refused, 4 stopp
 quota or budget, or --fit deferred rows; resumable), 5 key refused, 130/143 interrupted (resumable).`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsageErrors('run', () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        sandbox: { type: 'boolean', default: false },
-        out: { type: 'string' },
-        concurrency: { type: 'string' },
-        'max-credits': { type: 'string' },
-        'allow-unpriced': { type: 'boolean', default: false },
-        fresh: { type: 'boolean', default: false },
-        fit: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        'quota-used': { type: 'string' },
-        'state-dir': { type: 'string' },
-        'log-level': { type: 'string' },
-        'log-file': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        shard: { type: 'string' },
-        rows: { type: 'string', multiple: true },
-        redo: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseCommandArgs('run', {
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      sandbox: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      concurrency: { type: 'string' },
+      'max-credits': { type: 'string' },
+      'allow-unpriced': { type: 'boolean', default: false },
+      fresh: { type: 'boolean', default: false },
+      fit: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      'quota-used': { type: 'string' },
+      'state-dir': { type: 'string' },
+      'log-level': { type: 'string' },
+      'log-file': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      shard: { type: 'string' },
+      rows: { type: 'string', multiple: true },
+      redo: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     io.stdout(`${HELP}\n`);
     return EXIT.ok;

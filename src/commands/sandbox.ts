@@ -4,9 +4,8 @@
  * first line), then serves until SIGINT or SIGTERM.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { withUsageErrors } from '../cli/parse-options.js';
+import { parseCommandArgs } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { loadSandboxConfig, type SandboxConfig } from '../sandbox/sandbox-config.js';
 import { loadSandbox } from '../sandbox-loader.js';
@@ -23,18 +22,16 @@ Options:
   --json       print {"base_url", "keys": [{"key", "plan", "credits"}]} as the first line`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values } = withUsageErrors('sandbox', () =>
-    parseArgs({
-      args: [...args],
-      options: {
-        port: { type: 'string', default: '0' },
-        config: { type: 'string' },
-        seed: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }),
-  );
+  const { values } = parseCommandArgs('sandbox', {
+    args: [...args],
+    options: {
+      port: { type: 'string', default: '0' },
+      config: { type: 'string' },
+      seed: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     io.stdout(`${HELP}\n`);
     return EXIT.ok;

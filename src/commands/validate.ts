@@ -3,9 +3,8 @@
  * summary line per file. Exit 0 when all are valid (warnings allowed), 2 otherwise. Nothing is sent.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../cli/io.js';
-import { withUsageErrors } from '../cli/parse-options.js';
+import { parseCommandArgs } from '../cli/parse-options.js';
 import { EXIT, UsageError } from '../errors.js';
 import { compareProblems, formatProblem } from '../pipeline/problem.js';
 import { type ValidationResult, validatePipelineFile } from '../pipeline/validate-pipeline.js';
@@ -21,13 +20,11 @@ Options:
 Exit codes: 0 valid (warnings allowed), 2 invalid or usage error.`;
 
 export async function run(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsageErrors('validate', () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-    }),
-  );
+  const { values, positionals } = parseCommandArgs('validate', {
+    args: [...args],
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  });
   if (values.help) {
     io.stdout(`${HELP}\n`);
     return EXIT.ok;

@@ -67,7 +67,8 @@ describe('assetline validate', () => {
     });
     expect(assetline('validate', '--jsno', 'x.yaml')).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining("Unknown option '--jsno'"),
+      stderr:
+        'assetline: unknown option --jsno for validate; did you mean --json? (run "assetline validate --help" for its options)\n',
     });
   });
 
@@ -101,6 +102,33 @@ describe('assetline', () => {
       code: 2,
       stderr: expect.stringContaining('unknown command "frobnicate"'),
     });
+  });
+
+  const COMMANDS = ['validate', 'plan', 'run', 'report', 'merge', 'schema', 'sandbox'];
+
+  it.each(COMMANDS)('%s has --help (exit 0)', (command) => {
+    expect(assetline(command, '--help')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(`Usage: assetline ${command}`),
+    });
+  });
+
+  it.each(COMMANDS)(
+    '%s names an unknown option with the closest one, and where the options are (exit 2)',
+    (command) => {
+      const { code, stderr } = assetline(command, '--helpp');
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `assetline: unknown option --helpp for ${command}; did you mean --help? (run "assetline ${command} --help" for its options)\n`,
+      );
+    },
+  );
+
+  it("says what a misspelt run flag was meant to be, without Node's advice on positionals", () => {
+    const { code, stderr } = assetline('run', 'x.yaml', '--sandbx');
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown option --sandbx for run; did you mean --sandbox?');
+    expect(stderr).not.toContain('positional');
   });
 
   it('prints its version', () => {
