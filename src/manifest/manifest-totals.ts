@@ -40,7 +40,9 @@ export function tallyStep(tally: CreditTally, rowKey: string, step: ManifestStep
   tally.used += used;
   tally.paid_total += step.credits.paid_total ?? used;
   tally.lost += step.credits.lost ?? 0;
-  add(tally.by_model, step.model ?? step.operation, planned, used);
+  // A step `when:` skipped has no model (its parameters were never rendered): no line of its own.
+  if (step.model !== null || step.status !== 'skipped')
+    add(tally.by_model, step.model ?? step.operation, planned, used);
   add(tally.by_step, step.step, planned, used);
   add(tally.by_row, rowKey, planned, used);
 }

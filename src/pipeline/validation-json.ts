@@ -1,4 +1,5 @@
 /** The contract's `validate --json` object (keep the names; fields may be added). */
+import type { ExpansionCounts } from './expansion.js';
 import type { Problem } from './problem.js';
 import type { ValidationResult } from './validate-pipeline.js';
 
@@ -12,7 +13,19 @@ function fileJson(result: ValidationResult) {
     valid: result.errors.length === 0,
     errors: result.errors.map(problemJson),
     warnings: result.warnings.map(problemJson),
-    counts: result.expansion?.counts ?? null,
+    counts: countsJson(result.expansion?.counts),
+  };
+}
+
+/** snake_case, as every JSON assetline prints. */
+function countsJson(counts: ExpansionCounts | undefined) {
+  if (!counts) return null;
+  return {
+    rows: counts.rows,
+    steps: counts.steps,
+    instances: counts.instances,
+    skipped_when: counts.skippedWhen,
+    skipped_upstream: counts.skippedUpstream,
   };
 }
 

@@ -33,6 +33,19 @@ describe('assetline validate', () => {
     );
   });
 
+  it('prints counts in snake_case with --json, as every JSON assetline prints', () => {
+    const { code, stdout } = assetline('validate', '--json', 'pipelines/social-video.yaml');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { files: { counts: unknown }[] };
+    expect(report.files[0]?.counts).toEqual({
+      rows: 6,
+      steps: 3,
+      instances: 17,
+      skipped_when: 1,
+      skipped_upstream: 0,
+    });
+  });
+
   it('prints every problem as file:line:col and exits 2', () => {
     const { code, stdout } = assetline('validate', 'test/fixtures/invalid/unknown-model.yaml');
     expect(code).toBe(2);
