@@ -1,6 +1,6 @@
 /**
  * What the reference leaves open ("not shown"), with the client's default and the sandbox's
- * concrete behaviour, as decided in shared/api/decisions.md. Everything here is a guess about the
+ * concrete behaviour, as docs/service.md lists them. Everything here is a guess about the
  * real service: the client makes it configurable, the sandbox picks one behaviour.
  *
  * Only the questions the client answers are here: this catalogue ships with the client. Where

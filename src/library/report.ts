@@ -5,8 +5,7 @@
  */
 import path from 'node:path';
 import { loadRun, type LoadedRun } from '../report/load-run.js';
-import { ASSETS_CSV } from '../report/assets-csv.js';
-import { reportHtml } from '../report/report-html.js';
+import { folderHref, reportHtml } from '../report/report-html.js';
 import { type ReportJson, reportJson } from '../report/report-json.js';
 import { type RunSummary, summarize } from '../manifest/manifest-summary.js';
 import type { Manifest } from '../manifest/manifest-schema.js';
@@ -32,8 +31,8 @@ export async function reportRun(
   const htmlFile = fromRuns
     ? path.join(loaded.dir, 'runs', `${loaded.manifest.run_id}.html`)
     : path.join(loaded.dir, 'report.html');
-  // assets.csv sits in the output folder, beside report.html and above runs/.
-  await writeAtomically(htmlFile, reportHtml(summary, loaded.notes, fromRuns ? `../${ASSETS_CSV}` : ASSETS_CSV));
+  // Asset paths and assets.csv are relative to the output folder, which is above runs/.
+  await writeAtomically(htmlFile, reportHtml(summary, loaded.notes, folderHref(path.dirname(htmlFile), loaded.dir)));
   return { loaded, summary, htmlFile };
 }
 

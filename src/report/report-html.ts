@@ -7,6 +7,7 @@
  * stopped early shows the steps it never started as one count, not a card each, and the by-row
  * credits table shows the costliest rows only.
  */
+import nodePath from 'node:path';
 import type { Manifest, ManifestStep } from '../manifest/manifest-schema.js';
 import { type CostLine, neverStarted, type RunSummary, type StepRef } from '../manifest/manifest-summary.js';
 import { ASSETS_CSV } from './assets-csv.js';
@@ -30,32 +31,36 @@ export interface GalleryRow {
   readonly steps: readonly ManifestStep[];
 }
 
-/** The whole page as one string: for `assetline report --html` and tests. */
-export function reportHtml(
-  summary: RunSummary<Manifest>,
-  notes: readonly string[] = [],
-  sheetHref: string = ASSETS_CSV,
-): string {
+/**
+ * The whole page as one string: for `assetline report --html` and tests. `base` is the output
+ * folder as a link from the page (see {@link folderHref}): every manifest path (the assets) and
+ * assets.csv are relative to that folder, so a page written elsewhere than in it (runs/<run-id>.html)
+ * still finds them.
+ */
+export function reportHtml(summary: RunSummary<Manifest>, notes: readonly string[] = [], base = ''): string {
   const rows = summary.manifest.rows.map((row, index) => ({ index, key: row.key, steps: row.steps }));
   const collapse = collapsesNotStarted(summary);
-  const shown = rows.slice(0, GALLERY_ROWS).map((row) => galleryRow(row, collapse));
-  return [reportTop(summary, notes, sheetHref), ...shown, reportEnd(summary)].join('');
+  const shown = rows.slice(0, GALLERY_ROWS).map((row) => galleryRow(row, collapse, base));
+  return [reportTop(summary, notes, base), ...shown, reportEnd(summary)].join('');
 }
 
-/** The page in pieces, its gallery from `rows` (the manifest's rows, in order) as they come. */
+/**
+ * The page in pieces, its gallery from `rows` (the manifest's rows, in order) as they come; `base`
+ * as for {@link reportHtml}.
+ */
 export async function* reportHtmlChunks(
   summary: RunSummary,
   rows: Iterable<GalleryRow> | AsyncIterable<GalleryRow>,
   notes: readonly string[] = [],
-  sheetHref: string = ASSETS_CSV,
+  base = '',
 ): AsyncGenerator<string> {
-  yield reportTop(summary, notes, sheetHref);
+  yield reportTop(summary, notes, base);
   const collapse = collapsesNotStarted(summary);
   let shown = 0;
   for await (const row of rows) {
     // The rest is not even read.
     if (shown++ === GALLERY_ROWS) break;
-    yield galleryRow(row, collapse);
+    yield galleryRow(row, collapse, base);
   }
   yield reportEnd(summary);
 }
@@ -65,8 +70,8 @@ export function collapsesNotStarted(summary: RunSummary): boolean {
   return summary.notStarted.steps > NOT_STARTED_CARDS;
 }
 
-/** Everything before the gallery's rows; `sheetHref` is where assets.csv is, from the page. */
-function reportTop(summary: RunSummary, notes: readonly string[], sheetHref: string): string {
+/** Everything before the gallery's rows; `base` is the output folder (where assets.csv is), from the page. */
+function reportTop(summary: RunSummary, notes: readonly string[], base: string): string {
   const { manifest, credits } = summary;
   const title = `assetline: ${manifest.pipeline}: ${manifest.status}`;
   const exit = manifest.exit_code === null ? '' : ` (exit ${manifest.exit_code})`;
@@ -75,7 +80,7 @@ function reportTop(summary: RunSummary, notes: readonly string[], sheetHref: str
     `<header><h1>${esc(manifest.pipeline)} <span class="status ${manifest.status}">${manifest.status}${exit}</span></h1>`,
     `<p>${esc(capitalize(statusLine(manifest)))}. Run <code>${esc(manifest.run_id)}</code>, started ${esc(manifest.started_at)}, took ${duration(manifest.duration_ms)}${manifest.sandbox ? ', against the sandbox' : ''}.</p>`,
     ...notes.map((note) => `<p class="note">${esc(note)}</p>`),
-    `<p>Every row's files and status as a sheet: <a href="${esc(sheetHref)}">assets.csv</a> (written by each run).</p>`,
+    `<p>Every row's files and status as a sheet: <a href="${esc(base + ASSETS_CSV)}">assets.csv</a> (written by each run).</p>`,
     '<dl class="totals">',
     ...headlineFigures(summary).map(([label, value]) => stat(label, value)),
     '</dl></header>',
@@ -125,7 +130,7 @@ function reportTop(summary: RunSummary, notes: readonly string[], sheetHref: str
       (ref) => [
         rowLink(ref),
         esc(ref.step.step),
-        ref.step.extra_files.map((file) => mediaLink(file.path, file.path)).join(', '),
+        ref.step.extra_files.map((file) => mediaLink(file.path, file.path, base)).join(', '),
       ],
     ),
   );
@@ -148,10 +153,10 @@ function reportTop(summary: RunSummary, notes: readonly string[], sheetHref: str
 }
 
 /** One row of the gallery (empty when collapsing leaves it nothing to show). */
-function galleryRow(row: GalleryRow, collapse: boolean): string {
+function galleryRow(row: GalleryRow, collapse: boolean, base: string): string {
   const steps = collapse ? row.steps.filter((step) => !neverStarted(step)) : row.steps;
   if (collapse && steps.length === 0) return '';
-  const cards = steps.map((step) => `${card(row.key, step)}\n`).join('');
+  const cards = steps.map((step) => `${card(row.key, step, base)}\n`).join('');
   return `<section class="row" id="row-${row.index}"><h3>${esc(row.key)}</h3><div class="cards">\n${cards}</div></section>\n`;
 }
 
@@ -201,7 +206,7 @@ function byRowTable(lines: readonly CostLine[]): string {
   return `${costTable('Row', lines.slice(0, BY_ROW_SHOWN))}${more}`;
 }
 
-function card(row: string, step: ManifestStep): string {
+function card(row: string, step: ManifestStep, base: string): string {
   const caption = (detail: string) =>
     `<figcaption><b>${esc(step.step)}</b> <span class="status ${step.status}">${step.status}</span><br>${esc(step.model ?? step.operation)} · ${detail}`;
   // A step's credits pay for all its files: shown once, on the first.
@@ -221,13 +226,13 @@ function card(row: string, step: ManifestStep): string {
     .map((file, i) => {
       const label = `${row} / ${step.step}${step.files.length > 1 ? ` #${i + 1}` : ''}`;
       const text = i === 0 ? head : caption(`file ${i + 1} of ${step.files.length}`);
-      return `<figure class="card ${step.status}">${media(file, label)}${text}<br>${esc(fileLine(file))}</figcaption></figure>`;
+      return `<figure class="card ${step.status}">${media(file, label, base)}${text}<br>${esc(fileLine(file))}</figcaption></figure>`;
     })
     .join('');
 }
 
-function media(file: ManifestStep['files'][number], label: string): string {
-  const href = assetHref(file.path);
+function media(file: ManifestStep['files'][number], label: string, base: string): string {
+  const href = assetHref(file.path, base);
   if (!href) return `<div class="empty">file outside the output folder: ${esc(file.path)}</div>`;
   const [kind] = file.media_type.split('/');
   if (kind === 'image') {
@@ -238,23 +243,34 @@ function media(file: ManifestStep['files'][number], label: string): string {
     return `<div class="player"><audio controls preload="none" data-lazy src="${href}" aria-label="${esc(label)}"></audio></div>`;
   if (kind === 'video')
     return `<video class="thumb" controls playsinline preload="none" data-lazy src="${href}" aria-label="${esc(label)}"></video>`;
-  return `<div class="empty">${mediaLink(file.path, `${file.media_type}, ${bytes(file.bytes)}`)}</div>`;
+  return `<div class="empty">${mediaLink(file.path, `${file.media_type}, ${bytes(file.bytes)}`, base)}</div>`;
 }
 
-function mediaLink(path: string, text: string): string {
-  const href = assetHref(path);
+function mediaLink(path: string, text: string, base: string): string {
+  const href = assetHref(path, base);
   return href ? `<a href="${href}">${esc(text)}</a>` : esc(text);
 }
 
 /**
- * A manifest path as a link relative to the report, or undefined when it could lead outside the
- * output folder (absolute, `..`, a scheme): a tampered manifest must not point the page elsewhere.
+ * A manifest path (relative to the output folder) as a link from the page, `base` being the output
+ * folder from the page; undefined when the path could lead outside the output folder (absolute,
+ * `..`, a scheme): a tampered manifest must not point the page elsewhere.
  */
-export function assetHref(path: string): string | undefined {
+export function assetHref(path: string, base = ''): string | undefined {
   const segments = path.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes(':')))
     return undefined;
-  return segments.map(encodeURIComponent).join('/');
+  return base + segments.map(encodeURIComponent).join('/');
+}
+
+/**
+ * The folder `to` as a link from a page in the folder `from`: '' for the same folder, '../' from
+ * runs/, each segment URL-encoded and ending in '/'.
+ */
+export function folderHref(from: string, to: string): string {
+  const relative = nodePath.relative(from, to);
+  if (relative === '') return '';
+  return `${relative.split(nodePath.sep).map(encodeURIComponent).join('/')}/`;
 }
 
 function rowLink(ref: StepRef): string {

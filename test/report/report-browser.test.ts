@@ -6,13 +6,14 @@
  * The snippets run in the page are strings: this project compiles without the DOM lib.
  */
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, type ManifestStep, manifestSchema } from '../../src/manifest/manifest-schema.js';
+import { reportRun } from '../../src/library/report.js';
 import { summarize } from '../../src/manifest/manifest-summary.js';
 import { reportHtml } from '../../src/report/report-html.js';
 import type { RunResult } from '../../src/run/run-pipeline.js';
@@ -211,6 +212,28 @@ describe.skipIf(NO_CHROMIUM)('report.html in Chromium', { timeout: 120_000 }, ()
     const spread = Math.max(...channels.slice(0, 3).map((channel) => channel.stdev));
     expect(spread).toBeGreaterThan(20);
     expect(await distinctColours(shot)).toBeGreaterThan(1000);
+  });
+
+  it("shows an older run's page (runs/<run-id>.html) with every asset, from the folder above it", async () => {
+    const out = path.join(demo.out, 'shoe-demo');
+    const id = demoRun.manifest?.run_id ?? '';
+    const { htmlFile } = await reportRun(path.join(out, 'runs', `${id}.json`), { cwd: demo.out, html: true });
+    expect(htmlFile).toBe(path.join(out, 'runs', `${id}.html`));
+    const { page, log } = await open(htmlFile ?? '');
+    for (const card of await page.locator('#gallery figure.card').all()) await card.scrollIntoViewIfNeeded();
+    await page.waitForFunction(ALL_MEDIA_LOADED, undefined, { timeout: 20_000 }).catch(() => undefined);
+    const media = await page.evaluate<MediaState[]>(MEDIA_STATE);
+    expect(media).toHaveLength(7);
+    // Each src, from runs/, is a file of the run's output folder.
+    for (const { src } of media) {
+      expect(src).toMatch(/^\.\.\/DEMO-1\//);
+      expect(existsSync(path.join(out, 'runs', decodeURIComponent(src)))).toBe(true);
+    }
+    expect(media.filter((m) => m.tag === 'img').every((m) => m.naturalWidth > 0)).toBe(true);
+    expect(media.filter((m) => !loaded(m))).toEqual([]);
+    expect(await page.locator('a[href="../assets.csv"]').count()).toBe(1);
+    expect(log.errors).toEqual([]);
+    expect(unanswered(log)).toEqual([]);
   });
 
   it('puts a failure above the gallery, naming its row, step and error, and marks its card', async () => {
