@@ -3,7 +3,7 @@ import { MAX_PIPELINE_BYTES } from '../../src/pipeline/read-pipeline-text.js';
 import { decodeUtf8 } from '../../src/pipeline/encoding/strict-utf8.js';
 import { lines, pipelineWith, validateYaml } from '../helpers/temp-pipeline.js';
 
-const STEP = '  - id: a\n    generate: { model: flux-schnell, prompt: "x" }\n';
+const STEP = '  - id: a\n    generate: { model: z-image-turbo, prompt: "x" }\n';
 
 describe('pipeline file size', () => {
   it('refuses a file over the limit at once, pointing to a rows file', async () => {
@@ -28,13 +28,13 @@ describe('pipeline file size', () => {
 describe('pipeline file encoding', () => {
   it('refuses Latin-1 bytes with the line and column', async () => {
     const text = Buffer.concat([
-      Buffer.from(pipelineWith('  - id: a\n    generate: { model: flux-schnell, prompt: "caf')),
+      Buffer.from(pipelineWith('  - id: a\n    generate: { model: z-image-turbo, prompt: "caf')),
       Buffer.from([0xe9]),
       Buffer.from('" }\n'),
     ]);
     const result = await validateYaml(text as unknown as string);
     expect(lines(result)).toEqual([
-      'pipeline.yaml:5:50: the pipeline is not UTF-8: byte 0xE9 here is not valid UTF-8; save the file as UTF-8',
+      'pipeline.yaml:5:51: the pipeline is not UTF-8: byte 0xE9 here is not valid UTF-8; save the file as UTF-8',
     ]);
   });
 
