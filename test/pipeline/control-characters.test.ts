@@ -10,7 +10,7 @@ describe('control characters in values sent', () => {
       'rows.csv': 'sku,name\nA1,fine\nB2,bad\u0000name\n',
     });
     expect(lines(result)).toEqual([
-      'rows.csv:row 3: row 2, step "a", generate.prompt: contains a control character (U+0000, NUL) at character 4; only tab and line breaks are allowed in text sent to the service, so remove it from the row',
+      'rows.csv:row 3: row 2, step "a", generate.prompt: contains a control character (U+0000, NUL) at character 4; only tab and line breaks are allowed in text sent to the service',
     ]);
   });
 
@@ -19,6 +19,15 @@ describe('control characters in values sent', () => {
       'rows.csv': 'sku,name\nA1,"tab\there\r\nand a new line"\n',
     });
     expect(lines(result)).toEqual([]);
+  });
+
+  it('refuses a control character written in the pipeline itself, at its line', async () => {
+    const result = await validateYaml(
+      pipelineWith('  - id: a\n    generate: { model: z-image-turbo, prompt: "bell\\a" }\n'),
+    );
+    expect(lines(result)).toEqual([
+      'pipeline.yaml:5:47: step "a", generate.prompt: contains a control character (U+0007) at character 5; only tab and line breaks are allowed in text sent to the service',
+    ]);
   });
 
   it('checks every string and list item of the given fields', () => {

@@ -39,6 +39,6 @@ function check(field: string, text: string): Finding | undefined {
   const name = NAMES[code] ? `${hex}, ${NAMES[code]}` : hex;
   return {
     field,
-    message: `contains a control character (${name}) at character ${match.index + 1}; only tab and line breaks are allowed in text sent to the service, so remove it from the row`,
+    message: `contains a control character (${name}) at character ${match.index + 1}; only tab and line breaks are allowed in text sent to the service`,
   };
 }
