@@ -21,7 +21,7 @@ export async function readPipelineText(filePath: string, file: string): Promise<
     const handle = await open(filePath, 'r');
     try {
       const { size } = await handle.stat();
-      if (size > MAX_PIPELINE_BYTES) return { ok: false, problem: tooLarge(file, size) };
+      if (size > MAX_PIPELINE_BYTES) return { ok: false, problem: pipelineTooLarge(file, size) };
       bytes = await handle.readFile();
     } finally {
       await handle.close();
@@ -42,7 +42,8 @@ export async function readPipelineText(filePath: string, file: string): Promise<
   };
 }
 
-function tooLarge(file: string, size: number): Problem {
+/** The problem for a pipeline of `size` bytes, over MAX_PIPELINE_BYTES. */
+export function pipelineTooLarge(file: string, size: number): Problem {
   const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   return {
     severity: 'error',

@@ -16,7 +16,7 @@ import { compileSteps } from './compile-steps.js';
 import { Expansion } from './expansion.js';
 import type { Problem } from './problem.js';
 import { ProblemCollector } from './problem-collector.js';
-import { readPipelineText } from './read-pipeline-text.js';
+import { MAX_PIPELINE_BYTES, pipelineTooLarge, readPipelineText } from './read-pipeline-text.js';
 import { runRowPass } from './row-pass.js';
 import { pipelineVersion } from './pipeline-version.js';
 import { compilePriority, rowPriorities } from './row-priority.js';
@@ -62,6 +62,9 @@ export async function validatePipelineText(
   source: { file: string; dir: string },
 ): Promise<ValidationResult> {
   const { file, dir } = source;
+  // The library takes text too; the same limit applies (validatePipelineFile checks before reading).
+  const size = Buffer.byteLength(text);
+  if (size > MAX_PIPELINE_BYTES) return failed(file, [pipelineTooLarge(file, size)]);
   const parsed = parseYaml(file, text);
   if (!parsed.ok) return failed(file, parsed.problems);
   const { data, locator } = parsed.value;

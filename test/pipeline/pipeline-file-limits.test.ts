@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PIPELINE_BYTES } from '../../src/pipeline/read-pipeline-text.js';
 import { decodeUtf8 } from '../../src/pipeline/encoding/strict-utf8.js';
+import { validatePipelineText } from '../../src/pipeline/validate-pipeline.js';
 import { lines, pipelineWith, validateYaml } from '../helpers/temp-pipeline.js';
 
 const STEP = '  - id: a\n    generate: { model: z-image-turbo, prompt: "x" }\n';
@@ -49,5 +50,15 @@ describe('pipeline file encoding', () => {
     // An overlong form of "/" and a lone surrogate are not UTF-8 either.
     expect(decodeUtf8(Buffer.from([0x61, 0xc0, 0xaf]))).toMatchObject({ ok: false, col: 2 });
     expect(decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]))).toMatchObject({ ok: false, col: 1 });
+  });
+});
+
+describe('pipeline text from the library', () => {
+  it('applies the same size limit to validatePipelineText', async () => {
+    const result = await validatePipelineText(`version: 1\n# ${'é'.repeat(MAX_PIPELINE_BYTES / 2)}\n`, {
+      file: 'p.yaml',
+      dir: '/',
+    });
+    expect(result.errors.map((e) => e.code)).toEqual(['file-too-large']);
   });
 });
