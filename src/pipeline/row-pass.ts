@@ -10,6 +10,7 @@ import { didYouMean } from './did-you-mean.js';
 import { formatLocation } from './problem.js';
 import type { ProblemCollector } from './problem-collector.js';
 import { columnIndex, type RowTable } from './rows/row-table.js';
+import { controlCharacterFindings } from './rules/control-characters.js';
 import type { ImageFileInspector } from './rules/image-file-inspector.js';
 import type { Finding, RuleContext } from './rules/step-rule.js';
 import { asList } from './static-pass.js';
@@ -79,6 +80,7 @@ export function runRowPass(input: RowPassInput): RowPassResult {
       if (plan.templated.length > 0) {
         const { values, errors } = rowValues(plan, cell, settings.dir);
         for (const error of errors) report('field-type', error);
+        for (const finding of controlCharacterFindings(values, plan.templated)) report('control-character', finding);
         for (const rule of plan.rowRules) {
           for (const finding of asList(rule.check(values, contexts[s] as RuleContext))) report(rule.code, finding);
         }

@@ -2,6 +2,7 @@
 import type { PipelineSettings } from './checked-pipeline.js';
 import { fieldLabel } from './field-label.js';
 import type { ProblemCollector } from './problem-collector.js';
+import { controlCharacterFindings } from './rules/control-characters.js';
 import type { ImageFileInspector } from './rules/image-file-inspector.js';
 import type { Finding, RuleContext } from './rules/step-rule.js';
 import type { StepPlan } from './step-values.js';
@@ -29,6 +30,8 @@ export function runStaticPass(
       });
     };
     for (const error of plan.staticErrors) report('field-type', error);
+    const literals = Object.keys(plan.staticValues);
+    for (const finding of controlCharacterFindings(plan.staticValues, literals)) report('control-character', finding);
     const context: RuleContext = { operation: step.operation, limits: settings.limits, files };
     for (const rule of plan.staticRules) {
       for (const finding of asList(rule.check(plan.staticValues, context))) report(rule.code, finding);

@@ -9,7 +9,6 @@
  *   7. one pass over the rows: keys, `when:`, rules on rendered values
  * Every problem of every stage that could run is reported; nothing here throws on bad input.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { type CheckedPipeline, resolveSettings } from './checked-pipeline.js';
@@ -17,6 +16,7 @@ import { compileSteps } from './compile-steps.js';
 import { Expansion } from './expansion.js';
 import type { Problem } from './problem.js';
 import { ProblemCollector } from './problem-collector.js';
+import { MAX_PIPELINE_BYTES, pipelineTooLarge, readPipelineText } from './read-pipeline-text.js';
 import { runRowPass } from './row-pass.js';
 import { pipelineVersion } from './pipeline-version.js';
 import { compilePriority, rowPriorities } from './row-priority.js';
@@ -51,26 +51,9 @@ const shellSchema = pipelineSchema.extend({
 
 export async function validatePipelineFile(filePath: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const file = options.displayPath ?? filePath;
-  let text: string;
-  try {
-    text = await readFile(filePath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a folder, not a file'
-          : String((error as Error).message);
-    return failed(file, [
-      {
-        severity: 'error',
-        code: 'file-unreadable',
-        message: `cannot read the pipeline: ${reason}`,
-        location: { file },
-      },
-    ]);
-  }
+  const read = await readPipelineText(filePath, file);
+  if (!read.ok) return failed(file, [read.problem]);
+  const { text } = read;
   return validatePipelineText(text, { file, dir: path.dirname(path.resolve(filePath)) });
 }
 
@@ -79,6 +62,9 @@ export async function validatePipelineText(
   source: { file: string; dir: string },
 ): Promise<ValidationResult> {
   const { file, dir } = source;
+  // The library takes text too; the same limit applies (validatePipelineFile checks before reading).
+  const size = Buffer.byteLength(text);
+  if (size > MAX_PIPELINE_BYTES) return failed(file, [pipelineTooLarge(file, size)]);
   const parsed = parseYaml(file, text);
   if (!parsed.ok) return failed(file, parsed.problems);
   const { data, locator } = parsed.value;

@@ -194,7 +194,9 @@ describe('local images', () => {
     closeSync(fd);
     const yaml = pipelineWith(UPSCALE(path.join(dir, 'huge.png')));
     const result = await validateYaml(yaml);
-    expect(lines(result)[0]).toMatch(/file ".*huge\.png" is 10\.0 MB; the limit is 10\.0 MB \(image_too_large\)$/);
+    expect(lines(result)[0]).toMatch(
+      /file ".*huge\.png" is 10,000,001 bytes; the limit is 10,000,000 bytes \(image_too_large\)$/,
+    );
   });
 
   it('check a path taken from a row, once per distinct file', async () => {

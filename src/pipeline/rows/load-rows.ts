@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeRowsFile } from '../encoding/decode-rows-file.js';
 import type { Problem } from '../problem.js';
 import type { RowsInput } from '../schema/pipeline-schema.js';
 import type { YamlLocator } from '../yaml/yaml-locator.js';
@@ -50,9 +51,9 @@ export async function loadRows(rows: RowsInput | undefined, context: RowsContext
   const absolute = path.resolve(context.dir, rows.file);
   // Rows files are shown relative to the pipeline's own display path, as the user wrote them.
   const shown = path.join(path.dirname(file), rows.file);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(absolute, 'utf8');
+    bytes = await readFile(absolute);
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String((error as Error).message);
@@ -63,6 +64,17 @@ export async function loadRows(rows: RowsInput | undefined, context: RowsContext
       location: here,
     });
   }
+  const decoded = decodeRowsFile(bytes, rows.encoding);
+  if (!decoded.ok) {
+    const at = decoded.line === undefined ? {} : { line: decoded.line, col: decoded.col ?? 1 };
+    return fail({
+      severity: 'error',
+      code: 'rows-encoding',
+      message: decoded.message,
+      location: { file: shown, ...at },
+    });
+  }
+  const { text } = decoded;
   const read =
     format === 'csv' ? csvRows(shown, text) : format === 'json' ? jsonRows(shown, text) : yamlRows(shown, text);
   return { ...read, text };

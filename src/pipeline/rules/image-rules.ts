@@ -12,10 +12,12 @@ function megabytes(bytes: number): string {
 
 function sizeFinding(bytes: number, limit: number, what: string): Finding | undefined {
   if (bytes <= limit) return undefined;
-  return {
-    field: 'image',
-    message: `${what} is ${megabytes(bytes)}; the limit is ${megabytes(limit)} (image_too_large)`,
-  };
+  // Just over the limit, both round to the same figure; then the exact bytes say why.
+  const [size, max] =
+    megabytes(bytes) === megabytes(limit)
+      ? [`${bytes.toLocaleString('en-US')} bytes`, `${limit.toLocaleString('en-US')} bytes`]
+      : [megabytes(bytes), megabytes(limit)];
+  return { field: 'image', message: `${what} is ${size}; the limit is ${max} (image_too_large)` };
 }
 
 export const imageInput: StepRule = {
@@ -33,11 +35,24 @@ export const imageInput: StepRule = {
 
 function checkImage(image: ImageInput, limit: number, context: RuleContext): Finding | undefined {
   if (image.kind === 'data-uri') {
-    const { mediaType, bytes } = image;
+    const { mediaType, bytes, content } = image;
     if (!FORMATS.includes(mediaType)) {
       return {
         field: 'image',
         message: `data URI of type ${mediaType}: expected ${FORMATS.join(', ')} (invalid_image_format)`,
+      };
+    }
+    if (content === undefined) {
+      return {
+        field: 'image',
+        message: `the data URI's data is not a PNG, JPEG, WebP or GIF image (judged by its content, not its declared ${mediaType})`,
+      };
+    }
+    if (content !== mediaType) {
+      return {
+        field: 'image',
+        severity: 'warning',
+        message: `the data URI says ${mediaType} but its data is ${content}; the service may go by either`,
       };
     }
     return sizeFinding(bytes, limit, 'the data URI image');

@@ -8,6 +8,7 @@ import { PLANS } from '../../catalog/limits.js';
 import { OPEN_ITEMS } from '../../catalog/open-items.js';
 import { OPERATIONS } from '../../catalog/operations.js';
 import { operationKeys, retriesSchema, stepSchema } from './step-schema.js';
+import { ROWS_ENCODINGS } from '../encoding/decode-rows-file.js';
 import { describeInput, durationSchema, rowValueSchema } from './value-schemas.js';
 
 export const PIPELINE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -121,6 +122,12 @@ const rowsFileSchema = z
   .strictObject({
     file: z.string().min(1).describe('A .csv, .json, .yaml or .yml file, relative to the pipeline file.'),
     format: z.enum(['csv', 'json', 'yaml']).optional().describe('Defaults to the file extension.'),
+    encoding: z
+      .enum(ROWS_ENCODINGS)
+      .optional()
+      .describe(
+        'The text encoding of the file: utf-8 (the default), windows-1252 or latin1 (Excel on Windows), or utf-16 with a byte-order mark.',
+      ),
   })
   .describe('Rows read from a file next to the pipeline.');
 

@@ -5,6 +5,8 @@
 import { parseDocument } from 'yaml';
 import type { Problem } from '../problem.js';
 import { type AliasExpansion, checkAliasExpansion, MAX_ALIAS_EXPANSION } from './alias-expansion.js';
+import { LineIndex } from './line-index.js';
+import { findTooDeep, MAX_NESTING_DEPTH } from './nesting-depth.js';
 import { YamlLocator } from './yaml-locator.js';
 
 export interface ParsedYaml {
@@ -17,6 +19,21 @@ export type ParseYamlResult =
   | { readonly ok: false; readonly problems: readonly Problem[] };
 
 export function parseYaml(file: string, text: string): ParseYamlResult {
+  const tooDeep = findTooDeep(text);
+  if (tooDeep) {
+    const location = { file, ...new LineIndex(text).position(tooDeep.offset) };
+    return {
+      ok: false,
+      problems: [
+        {
+          severity: 'error',
+          code: 'yaml-too-deep',
+          message: `the YAML nests more than ${MAX_NESTING_DEPTH} levels of mappings and lists here; flatten it`,
+          location,
+        },
+      ],
+    };
+  }
   const doc = parseDocument(text, { uniqueKeys: true, merge: true, prettyErrors: false });
   const locator = new YamlLocator(file, doc, text);
 

@@ -199,7 +199,7 @@ describe('upscale and images', () => {
   });
 
   it('checks data URIs by type and decoded size', () => {
-    const png = { kind: 'data-uri', uri: '', mediaType: 'image/png', bytes: 10_000_000 } as const;
+    const png = { kind: 'data-uri', uri: '', mediaType: 'image/png', bytes: 10_000_000, content: 'image/png' } as const;
     expect(check(imageInput, 'edit', { image: png })).toEqual([]);
     expect(check(imageInput, 'edit', { image: { ...png, bytes: 10_000_001 } })[0]?.message).toContain(
       'image_too_large',
@@ -209,8 +209,35 @@ describe('upscale and images', () => {
     );
   });
 
+  it('checks data URIs by content: no image is an error, another image type a warning', () => {
+    const png = { kind: 'data-uri', uri: '', mediaType: 'image/png', bytes: 3, content: undefined } as const;
+    expect(check(imageInput, 'edit', { image: png })[0]?.message).toBe(
+      "the data URI's data is not a PNG, JPEG, WebP or GIF image (judged by its content, not its declared image/png)",
+    );
+    expect(check(imageInput, 'edit', { image: { ...png, content: 'image/jpeg' } })[0]).toMatchObject({
+      severity: 'warning',
+      message: 'the data URI says image/png but its data is image/jpeg; the service may go by either',
+    });
+  });
+
+  it('gives exact bytes when the rounded sizes are equal', () => {
+    const png = { kind: 'data-uri', uri: '', mediaType: 'image/png', bytes: 10_000_001, content: 'image/png' } as const;
+    expect(check(imageInput, 'edit', { image: png })[0]?.message).toBe(
+      'the data URI image is 10,000,001 bytes; the limit is 10,000,000 bytes (image_too_large)',
+    );
+    expect(check(imageInput, 'edit', { image: { ...png, bytes: 10_100_000 } })[0]?.message).toBe(
+      'the data URI image is 10.1 MB; the limit is 10.0 MB (image_too_large)',
+    );
+  });
+
   it('uses the configured limit for video start images', () => {
-    const big = { kind: 'data-uri', uri: '', mediaType: 'image/jpeg', bytes: 6_000_000 } as const;
+    const big = {
+      kind: 'data-uri',
+      uri: '',
+      mediaType: 'image/jpeg',
+      bytes: 6_000_000,
+      content: 'image/jpeg',
+    } as const;
     const limits = { ...NO_LIMITS, videoImageMaxBytes: 5_000_000 };
     expect(check(imageInput, 'video', { image: big }, limits)[0]?.message).toBe(
       'the data URI image is 6.0 MB; the limit is 5.0 MB (image_too_large)',
