@@ -31,17 +31,17 @@ export function statusLine(manifest: ManifestHead): string {
 function stoppedLine(manifest: ManifestHead): string | undefined {
   switch (manifest.stopped_by) {
     case 'credits':
-      return 'out of credits (402): no new steps were started; buy credits and run again to resume';
+      return 'stopped because the credits ran out (402): buy credits, then run again to resume';
     case 'quota':
-      return 'the daily request quota is spent (429): no new steps were started; run again later to resume';
+      return 'stopped because the daily request quota is spent (429): run again later to resume';
     case 'auth':
-      return 'the API key was refused (401): nothing more was sent; check ASSETLINE_API_KEY, then run again to resume';
+      return 'stopped because the service refused the API key (401): check ASSETLINE_API_KEY, then run again to resume';
     case 'storage':
-      return 'results or the journal could not be written: no new steps were started; free the disk and run again to resume';
+      return 'stopped because results or the journal could not be written: free the disk, then run again to resume';
     case 'unreachable':
-      return `could not reach ${manifest.base_url}: no new steps were started; run again when it answers to resume`;
+      return `stopped because ${manifest.base_url} could not be reached: run again when it answers to resume`;
     case 'internal':
-      return 'an internal error (a bug) stopped the run; what is journaled is kept and the next run resumes';
+      return 'stopped by an internal error (a bug): what is journaled is kept; the next run resumes';
     default:
       return undefined;
   }

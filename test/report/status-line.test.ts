@@ -14,18 +14,18 @@ function stopped(stoppedBy: string | null): Manifest {
 
 describe('statusLine of a stopped run', () => {
   it.each([
-    ['credits', 'out of credits (402): no new steps were started; buy credits and run again to resume'],
-    ['quota', 'the daily request quota is spent (429): no new steps were started; run again later to resume'],
-    ['auth', 'the API key was refused (401): nothing more was sent; check ASSETLINE_API_KEY, then run again to resume'],
+    ['credits', 'stopped because the credits ran out (402): buy credits, then run again to resume'],
+    ['quota', 'stopped because the daily request quota is spent (429): run again later to resume'],
     [
-      'storage',
-      'results or the journal could not be written: no new steps were started; free the disk and run again to resume',
+      'auth',
+      'stopped because the service refused the API key (401): check ASSETLINE_API_KEY, then run again to resume',
     ],
+    ['storage', 'stopped because results or the journal could not be written: free the disk, then run again to resume'],
     [
       'unreachable',
-      'could not reach https://api.example.com: no new steps were started; run again when it answers to resume',
+      'stopped because https://api.example.com could not be reached: run again when it answers to resume',
     ],
-    ['internal', 'an internal error (a bug) stopped the run; what is journaled is kept and the next run resumes'],
+    ['internal', 'stopped by an internal error (a bug): what is journaled is kept; the next run resumes'],
   ])('stopped_by %s', (stoppedBy, line) => {
     expect(statusLine(stopped(stoppedBy))).toBe(line);
   });
