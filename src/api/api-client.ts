@@ -8,6 +8,7 @@
 import { ApiError } from './api-error.js';
 import type { ApiSettings } from './api-settings.js';
 import type { ClientEvents, RequestKind } from './client-events.js';
+import { connectCause } from './connect-errors.js';
 import { type Downloaded, downloadResult, type ExpectedMedia } from './download.js';
 import { DEFAULT_TIMEOUTS, HttpEngine, type Timeouts } from './http-engine.js';
 import { DEFAULT_IMAGE_LIMIT, imagePayload } from './image-payload.js';
@@ -260,7 +261,9 @@ export class ApiClient {
   ): Promise<T> {
     const backoff = this.#backoff(call);
     const slot = call.slot ?? (<R>(attempt: () => Promise<R>) => attempt());
-    return withRetries(
+    // Whether any attempt reached the service (answered, or may have been done).
+    let reached = false;
+    const tries = withRetries(
       async (attempt) => {
         let answer: HttpAnswer;
         try {
@@ -281,6 +284,7 @@ export class ApiClient {
           });
         } catch (error) {
           if (error instanceof ApiError && error.ambiguous) {
+            reached = true;
             this.#sent(method, path, kind, attempt, undefined, call);
             call.observer?.ambiguous?.();
             this.#events.ambiguous?.({
@@ -293,6 +297,7 @@ export class ApiClient {
           }
           throw error;
         }
+        reached = true;
         this.#sent(method, path, kind, attempt, answer.status, call);
         const success = (answer.json as { success?: unknown } | undefined)?.success;
         if (answer.status >= 200 && answer.status < 300 && success !== false) return parse(answer, { method, path });
@@ -312,6 +317,13 @@ export class ApiClient {
           }),
       },
     );
+    return tries.catch((error: unknown) => {
+      if (!(error instanceof ApiError) || error.connectError === undefined) throw error;
+      // connectError says the request never reached the service: not so if an earlier attempt did.
+      if (reached) throw new ApiError({ ...error.details(), connectError: undefined });
+      this.#events.unreachable?.({ method, path, cause: connectCause(error.connectError) });
+      throw error;
+    });
   }
 
   #sent(

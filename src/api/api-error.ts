@@ -19,6 +19,11 @@ export interface ApiErrorDetails {
   /** The request may have reached the service and been done (and charged) though no answer came. */
   readonly ambiguous: boolean;
   readonly retryAfterMs?: number | undefined;
+  /**
+   * Why it never connected (ECONNREFUSED, ENOTFOUND...): set only when nothing reached the service,
+   * on this attempt and (once the client's retries end) on every attempt of the request.
+   */
+  readonly connectError?: string | undefined;
 }
 
 /**
@@ -49,6 +54,7 @@ export class ApiError extends AssetlineError {
   readonly kind: OutcomeKind;
   readonly ambiguous: boolean;
   readonly retryAfterMs: number | undefined;
+  readonly connectError: string | undefined;
 
   constructor(details: ApiErrorDetails) {
     super('api-request-failed', describe(details), EXIT_CODES[details.kind]);
@@ -63,6 +69,7 @@ export class ApiError extends AssetlineError {
     this.kind = details.kind;
     this.ambiguous = details.ambiguous;
     this.retryAfterMs = details.retryAfterMs;
+    this.connectError = details.connectError;
   }
 
   /** The same error, seen on a later attempt. */
@@ -82,6 +89,7 @@ export class ApiError extends AssetlineError {
       kind: this.kind,
       ambiguous: this.ambiguous,
       retryAfterMs: this.retryAfterMs,
+      connectError: this.connectError,
     };
   }
 

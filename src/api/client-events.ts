@@ -39,6 +39,13 @@ export interface ServiceRefused {
   readonly retryAfterMs: number | undefined;
 }
 
+export interface Unreachable {
+  readonly method: string;
+  readonly path: string;
+  /** What every attempt met, in words: "connection refused", "host not found"... */
+  readonly cause: string;
+}
+
 export interface ClientEvents {
   /**
    * The service refused a request in a way every other request would meet too. Told the moment
@@ -50,4 +57,6 @@ export interface ClientEvents {
   /** Sent, but no answer came: the service may have done (and charged) the work. */
   ambiguous?(event: AmbiguousAttempt): void;
   retry?(event: RetryScheduled): void;
+  /** A request ended without any of its attempts connecting: nothing reached the service. */
+  unreachable?(event: Unreachable): void;
 }

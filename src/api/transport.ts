@@ -37,6 +37,8 @@ const NOT_SENT = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  // fetch refuses a port on its block list (1, 22, 25...) before connecting: see fetchCode.
+  'bad_port',
 ]);
 
 export class Transport {
@@ -91,8 +93,16 @@ export class Transport {
     if (options.signal?.aborted) return options.signal.reason ?? error;
     // fetch wraps undici's network error (and its code) in `cause`.
     // A DOMException (an abort, a time limit) has a numeric legacy `code`: only strings count.
-    const outer = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } };
-    const code = [outer.cause?.code, outer.code, outer.name].find((value) => typeof value === 'string') ?? '';
+    const outer = error as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+      cause?: { code?: unknown; message?: unknown };
+    };
+    const code =
+      outer.cause?.message === 'bad port'
+        ? 'bad_port'
+        : ([outer.cause?.code, outer.code, outer.name].find((value) => typeof value === 'string') ?? '');
     const timedOut = attemptTimedOut || code.includes('TIMEOUT');
     const sent = !NOT_SENT.has(code);
     const ours = timedOut ? 'timeout' : sent ? 'connection_reset' : 'connection_refused';
@@ -111,6 +121,7 @@ export class Transport {
       attempt: options.attempt,
       kind: classify({ status: undefined, poll: options.poll, retryAfterMs: undefined }),
       ambiguous: sent,
+      connectError: sent ? undefined : code,
     });
   }
 }

@@ -12,7 +12,8 @@ export function statusLine(manifest: ManifestHead): string {
   const meaning: Record<Manifest['status'], string> = {
     complete: 'every step is done',
     partial: 'some steps failed; the next run sends them again',
-    stopped: 'stopped early (credits, quota, budget or key); the next run resumes',
+    // Said by stopped_by when it is known (stoppedLine); this only for a stop no line names.
+    stopped: 'stopped early; the next run resumes',
     interrupted: 'interrupted; the next run resumes where it stopped',
     running: 'still running',
   };
@@ -22,7 +23,28 @@ export function statusLine(manifest: ManifestHead): string {
   // Nothing stopped it, yet steps wait: --fit (or --max-credits mid-run) left whole rows for later.
   if (manifest.status === 'stopped' && manifest.stopped_by === null)
     return 'rows that did not fit the quota left or the budget were deferred; the next run goes on with them';
+  if (manifest.status === 'stopped') return stoppedLine(manifest) ?? meaning.stopped;
   return meaning[manifest.status];
+}
+
+/** What stopped the run and what to do, by `stopped_by`; undefined for a reason this does not know. */
+function stoppedLine(manifest: ManifestHead): string | undefined {
+  switch (manifest.stopped_by) {
+    case 'credits':
+      return 'stopped because the credits ran out (402): buy credits, then run again to resume';
+    case 'quota':
+      return 'stopped because the daily request quota is spent (429): run again later to resume';
+    case 'auth':
+      return 'stopped because the service refused the API key (401): check ASSETLINE_API_KEY, then run again to resume';
+    case 'storage':
+      return 'stopped because results or the journal could not be written: free the disk, then run again to resume';
+    case 'unreachable':
+      return `stopped because ${manifest.base_url} could not be reached: run again when it answers to resume`;
+    case 'internal':
+      return 'stopped by an internal error (a bug): what is journaled is kept; the next run resumes';
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -48,7 +70,9 @@ export function headlineFigures(summary: RunSummary): [label: string, value: str
     [
       'Unanswered',
       summary.ambiguous.length === 0
-        ? 'none: every request was answered'
+        ? requests.sent === 0
+          ? 'none: no request reached the service'
+          : 'none: every request sent was answered'
         : `${count(summary.ambiguous.length, 'step')} sent again after no answer (${count(requests.ambiguous, 'attempt')}): may have been charged twice`,
     ],
     ['Quota', quotaText(quota)],
@@ -77,7 +101,8 @@ export function lossText(step: ManifestStep): string {
 
 /** Sent against planned, polls apart: a video that took longer than expected shows as polls. */
 function requestsText(requests: Manifest['totals']['requests']): string {
-  const retries = `${formatNumber(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}`;
+  // Retries of requests that never connected are tries, not requests sent: said so when none were.
+  const retries = `${formatNumber(requests.retries)} ${requests.retries === 1 ? 'retry' : 'retries'}${requests.sent === 0 && requests.retries > 0 ? ' (none connected)' : ''}`;
   if (requests.planned_submits === undefined || requests.planned_polls === undefined)
     return `${formatNumber(requests.sent)} sent of ~${formatNumber(requests.planned)} planned: ${count(requests.submits, 'submit')}, ${count(requests.polls, 'poll')}, ${formatNumber(requests.other)} other; ${retries}`;
   return (

@@ -310,6 +310,8 @@ async function settleFailure(error: unknown, task: InstanceTask, context: Instan
   const failure = failureOf(error, outcome);
   outcome.error = failure.info;
   if (failure.requestIds) outcome.requestIds = [...failure.requestIds];
+  // Nothing reached the service: nothing to journal, and the next run sends it as if new.
+  if (failure.unreached) return defer(outcome, 'unreachable');
   try {
     await record(context, {
       type: 'failed',

@@ -7,7 +7,15 @@ export type InstanceStatus = 'done' | 'cached' | 'failed' | 'skipped' | 'deferre
 /** `not-selected`: the row is not among those --rows chose (the run did not look at it). */
 export type SkipReason = 'when' | 'upstream-failed' | 'upstream-skipped' | 'not-selected';
 export type DeferReason =
-  'credits' | 'quota' | 'auth' | 'budget' | 'storage' | 'internal' | 'interrupted' | 'upstream-deferred';
+  | 'credits'
+  | 'quota'
+  | 'auth'
+  | 'budget'
+  | 'storage'
+  | 'unreachable'
+  | 'internal'
+  | 'interrupted'
+  | 'upstream-deferred';
 
 export interface FailureInfo {
   readonly kind: string;

@@ -39,6 +39,7 @@ import { claimOutputFolder } from './output-folder.js';
 import { OutputLayout } from './output-layout.js';
 import { Progress } from './progress.js';
 import { forcedInstances } from './redo-story.js';
+import { Reachability } from './reachability.js';
 import { ResultCache } from './result-cache.js';
 import { RowAdmission } from './row-admission.js';
 import { type ManifestWritten, RunOutputs } from './run-outputs.js';
@@ -46,7 +47,7 @@ import { Scheduler } from './scheduler.js';
 import { paidTotal } from './settlement.js';
 import { settledOrStalled } from './stall-guard.js';
 import type { StopReason } from './run-stop.js';
-import { STOP_MESSAGES, type Verdict, verdict } from './verdict.js';
+import { STOP_MESSAGES, unreachableMessage, type Verdict, verdict } from './verdict.js';
 
 /** The books of an instance the journal has never seen (most of a big run stopped early). */
 const NO_BOOKS: InstanceBooks = { paidTotal: 0, losses: [] };
@@ -212,6 +213,11 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   const counters = newRequestCounters();
   const ledger = new LedgerFlusher(prepared.ledger, logger);
   let quotaRefusedAt: number | undefined;
+  let unreachableCause = '';
+  const reachability = new Reachability((cause) => {
+    unreachableCause = cause;
+    scheduler.stop('unreachable');
+  });
 
   const client = new ApiClient({
     baseUrl: options.baseUrl,
@@ -223,7 +229,7 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     ...(options.now && { environment: { ...REAL_ENVIRONMENT, now: options.now } }),
     ...(options.videoImageMaxBytes !== undefined && { videoImageMaxBytes: options.videoImageMaxBytes }),
     route: options.route,
-    events: clientEvents(counters, ledger, logger, (event) => {
+    events: clientEvents(counters, ledger, logger, reachability, (event) => {
       // Closed the moment the answer is read: nothing else starts while the step records it.
       scheduler.stop(event.kind);
       if (event.kind !== 'quota') return;
@@ -327,7 +333,8 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
     },
     onStop: (reason) => {
       // Said once, whatever number of requests the stop refuses.
-      if (reason !== 'interrupted') logger.error(STOP_MESSAGES[reason]);
+      if (reason === 'unreachable') logger.error(unreachableMessage(options.baseUrl, unreachableCause));
+      else if (reason !== 'interrupted') logger.error(STOP_MESSAGES[reason]);
       if (reason === 'auth' || reason === 'internal') inFlight.abort(reason);
     },
     onRowSettled: (index, row, outcomes) => {
@@ -356,6 +363,11 @@ async function execute(expansion: Expansion, options: RunOptions, prepared: Prep
   stopWatching();
   progress.stop();
   if (ended.stalled) scheduler.stop('internal');
+  // Fewer requests than it takes to stop, but some never connected: their steps wait for a later run.
+  if (reachability.cause !== undefined && !scheduler.stoppedBy) {
+    unreachableCause = reachability.cause;
+    scheduler.stop('unreachable');
+  }
   const stoppedBy = scheduler.stoppedBy;
 
   if (!stoppedBy) {
@@ -406,10 +418,12 @@ function clientEvents(
   counters: RequestCounters,
   ledger: LedgerFlusher,
   logger: Logger,
+  reachability: Reachability,
   onRefused: (event: ServiceRefused) => void,
 ): ClientEvents {
   return {
     requestSent: (event) => {
+      reachability.reached();
       counters.sent++;
       counters[event.kind === 'submit' ? 'submits' : event.kind === 'poll' ? 'polls' : 'other']++;
       ledger.add({ at: event.at, kind: event.kind });
@@ -429,6 +443,7 @@ function clientEvents(
       );
     },
     serviceRefused: onRefused,
+    unreachable: (event) => reachability.failed(event.cause),
   };
 }
 

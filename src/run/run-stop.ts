@@ -4,7 +4,8 @@
  * waiting for a slot (a first try, a retry, a video poll) is sent.
  */
 
-export type StopReason = 'credits' | 'quota' | 'auth' | 'storage' | 'interrupted' | 'internal';
+/** `unreachable`: several requests in a row could not connect to the service at all. */
+export type StopReason = 'credits' | 'quota' | 'auth' | 'storage' | 'unreachable' | 'interrupted' | 'internal';
 
 export class RunStopping extends Error {
   readonly reason: StopReason;

@@ -19,6 +19,11 @@ export interface StepFailure {
   readonly info: FailureInfo;
   /** Set when the run stops starting work on this failure. */
   readonly stop: StopSignal;
+  /**
+   * Set when no attempt reached the service (it could not connect): nothing was sent or charged,
+   * so the step is deferred to a later run, not failed.
+   */
+  readonly unreached: boolean;
   /** Every submission of a video step, oldest first, when the failure knows them. */
   readonly requestIds: readonly string[] | undefined;
 }
@@ -49,6 +54,7 @@ export function failureOf(error: unknown, outcome: Pick<InstanceOutcome, 'reques
         requestId: error.requestId,
       },
       stop: STOPS[error.kind],
+      unreached: error.connectError !== undefined,
       requestIds: undefined,
     };
   if (error instanceof VideoJobError)
@@ -61,6 +67,7 @@ export function failureOf(error: unknown, outcome: Pick<InstanceOutcome, 'reques
         requestId: error.requestId,
       },
       stop: undefined,
+      unreached: false,
       requestIds: error.requestIds,
     };
   if (error instanceof ResultExpiredError)
@@ -73,6 +80,7 @@ export function failureOf(error: unknown, outcome: Pick<InstanceOutcome, 'reques
         requestId: outcome.requestId,
       },
       stop: undefined,
+      unreached: false,
       requestIds: undefined,
     };
   if (error instanceof JournalWriteError) {
@@ -81,6 +89,7 @@ export function failureOf(error: unknown, outcome: Pick<InstanceOutcome, 'reques
     return {
       info: code === undefined ? internalFailure(error) : storageFailure(code, error.message, outcome),
       stop: 'storage',
+      unreached: false,
       requestIds: undefined,
     };
   }
@@ -91,10 +100,11 @@ export function failureOf(error: unknown, outcome: Pick<InstanceOutcome, 'reques
       info: storageFailure(code, `${describeStorageError(error)}${kept}`, outcome),
       // A full or read-only disk fails every later write too.
       stop: affectsWholeDisk(code) ? 'storage' : undefined,
+      unreached: false,
       requestIds: undefined,
     };
   }
-  return { info: internalFailure(error), stop: undefined, requestIds: undefined };
+  return { info: internalFailure(error), stop: undefined, unreached: false, requestIds: undefined };
 }
 
 function storageFailure(code: string, message: string, outcome: Pick<InstanceOutcome, 'requestId'>): FailureInfo {

@@ -17,7 +17,7 @@ export function verdict(stoppedBy: StopReason | undefined, counts: StepCounts, i
     return { exitCode: interrupt.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint, status: 'interrupted' };
   if (stoppedBy === 'internal') return { exitCode: EXIT.internal, status: 'stopped' };
   if (stoppedBy === 'auth') return { exitCode: EXIT.authFailed, status: 'stopped' };
-  if (stoppedBy === 'credits' || stoppedBy === 'quota' || stoppedBy === 'storage')
+  if (stoppedBy === 'credits' || stoppedBy === 'quota' || stoppedBy === 'storage' || stoppedBy === 'unreachable')
     return { exitCode: EXIT.stoppedResumable, status: 'stopped' };
   if (counts.failed > 0) return { exitCode: EXIT.stepsFailed, status: 'partial' };
   if (counts.deferred > 0) return { exitCode: EXIT.stoppedResumable, status: 'stopped' };
@@ -30,6 +30,13 @@ export const STOP_MESSAGES: Readonly<Record<StopReason, string>> = {
   quota: 'the daily request quota is spent (429): no new steps are started; run again later to resume (exit 4)',
   auth: 'the API key was refused (401) or cannot be used: nothing more is sent; check ASSETLINE_API_KEY (exit 5)',
   storage: 'results or the journal cannot be written: no new steps are started; free the disk and run again (exit 4)',
+  // Said with the base URL and what failed instead: see unreachableMessage.
+  unreachable: 'the service could not be reached: no new steps are started; run again when it answers (exit 4)',
   interrupted: 'interrupted: no new steps are started',
   internal: 'internal error (a bug): the run stopped waiting; what is journaled is kept (exit 70)',
 };
+
+/** The unreachable stop, said with the base URL as configured (never the key) and what failed. */
+export function unreachableMessage(baseUrl: string, cause: string): string {
+  return `could not reach ${baseUrl} (${cause}): no new steps are started; run again when it answers (exit 4)`;
+}

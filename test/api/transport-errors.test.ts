@@ -63,6 +63,14 @@ describe('failures without an answer', () => {
     expect(error.serviceCode).toBe('connection_refused');
     expect(error.ambiguous).toBe(false);
     expect(error.message).toContain('ECONNREFUSED');
+    expect(error.connectError).toBe('ECONNREFUSED');
+  });
+
+  it('a port fetch blocks (127.0.0.1:1) is refused before connecting: not sent, not ambiguous', async () => {
+    const error = await failure('http://127.0.0.1:1');
+    expect(error.serviceCode).toBe('connection_refused');
+    expect(error.ambiguous).toBe(false);
+    expect(error.connectError).toBe('bad_port');
   });
 
   it('a connection reset after the request was read: it may have been done', async () => {
@@ -73,6 +81,7 @@ describe('failures without an answer', () => {
     const error = await failure(base);
     expect(error.serviceCode).toBe('connection_reset');
     expect(error.ambiguous).toBe(true);
+    expect(error.connectError).toBeUndefined();
     expect(error.message).not.toContain(KEY);
   });
 

@@ -95,6 +95,7 @@ describe('failureOf', () => {
     expect(failureOf(apiError({}), noAnswerYet)).toEqual({
       info: { kind: 'permanent', status: 400, code: 'invalid_model', message: 'no such model', requestId: 'req_1' },
       stop: undefined,
+      unreached: false,
       requestIds: undefined,
     });
   });
@@ -115,6 +116,7 @@ describe('failureOf', () => {
     expect(failureOf(error, noAnswerYet)).toMatchObject({
       info: { kind: 'transient', status: undefined, code: 'connection_reset' },
       stop: undefined,
+      unreached: false,
     });
   });
 
@@ -123,6 +125,7 @@ describe('failureOf', () => {
     expect(timedOut).toEqual({
       info: { kind: 'permanent', status: undefined, code: 'video_timeout', message: 'timed out', requestId: 'job_2' },
       stop: undefined,
+      unreached: false,
       requestIds: ['job_1', 'job_2'],
     });
     expect(failureOf(new VideoJobError('error', 'failed', 'job_1', ['job_1']), noAnswerYet).info.code).toBe(
@@ -135,6 +138,7 @@ describe('failureOf', () => {
     expect(failureOf(error, { requestId: 'req_9', urlExpiresAt: 1 })).toEqual({
       info: { kind: 'permanent', status: 410, code: 'result_expired', message: error.message, requestId: 'req_9' },
       stop: undefined,
+      unreached: false,
       requestIds: undefined,
     });
   });
@@ -151,6 +155,7 @@ describe('failureOf', () => {
     expect(failureOf(denied, noAnswerYet)).toMatchObject({
       info: { kind: 'storage', code: 'EACCES', message: 'could not open /out/a.png: permission denied' },
       stop: undefined,
+      unreached: false,
     });
   });
 
@@ -159,6 +164,7 @@ describe('failureOf', () => {
     expect(failureOf(error, noAnswerYet)).toMatchObject({
       info: { kind: 'storage', code: 'ENOSPC', message: error.message },
       stop: 'storage',
+      unreached: false,
     });
   });
 
@@ -172,6 +178,7 @@ describe('failureOf', () => {
         requestId: undefined,
       },
       stop: undefined,
+      unreached: false,
       requestIds: undefined,
     });
   });

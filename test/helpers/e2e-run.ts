@@ -75,14 +75,19 @@ interface Finished {
   readonly ms: number;
 }
 
-export function startRun(dir: string, args: string[] = []): { child: ChildProcess; done: Promise<Finished> } {
+/** `env` overrides the sandbox's base URL and key (an unreachable service, a refused key). */
+export function startRun(
+  dir: string,
+  args: string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): { child: ChildProcess; done: Promise<Finished> } {
   const started = Date.now();
   const child = spawn(
     process.execPath,
     [CLI, 'run', 'pipeline.yaml', '--out', 'out', '--state-dir', 'state', ...args],
     {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ASSETLINE_API_KEY: KEY },
+      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: baseUrl, ASSETLINE_API_KEY: KEY, ...env },
     },
   );
   let stdout = '';
