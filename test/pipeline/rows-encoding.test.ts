@@ -48,8 +48,8 @@ describe('rows file encoding', () => {
 });
 
 describe('windows-1252', () => {
-  it('maps 0x80 to 0x9F to the euro sign, curly quotes and dashes, and the rest as ISO 8859-1', () => {
+  it('maps 0x80 to 0x9F to the euro sign, curly quotes and dashes, and the rest as ISO 8859-1 (0x81, unassigned, is U+FFFD)', () => {
     const bytes = Buffer.from([0x80, 0x93, 0x94, 0x96, 0x97, 0x99, 0x81, 0x41, 0xe9, 0xff]);
-    expect(decodeRowsFile(bytes, 'windows-1252')).toEqual({ ok: true, text: '€“”–—™\u0081Aéÿ' });
+    expect(decodeRowsFile(bytes, 'windows-1252')).toEqual({ ok: true, text: '€“”–—™\uFFFDAéÿ' });
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The text of a rows file in its declared encoding. UTF-8 (the default) is strict: a byte that is
  * not UTF-8 is an error at its line, never a silent U+FFFD. UTF-8 and UTF-16 use Node's built-in
- * TextDecoder; windows-1252 is a table of its own (see windows-1252.ts).
+ * TextDecoder. windows-1252 is decoded by iconv-lite: Node's own TextDecoder('windows-1252') (Node
+ * 20.20 with full ICU) turns 0x80 to 0x9F, the euro sign, curly quotes and dashes Excel writes,
+ * into control characters.
  */
-
+import iconv from 'iconv-lite';
 import { decodeUtf8, hexByte } from './strict-utf8.js';
-import { decodeWindows1252 } from './windows-1252.js';
 
 /** The encodings `rows.encoding` accepts. `latin1` is read as windows-1252, as browsers do. */
 export const ROWS_ENCODINGS = ['utf-8', 'windows-1252', 'latin1', 'utf-16'] as const;
@@ -32,7 +33,10 @@ export function decodeRowsFile(bytes: Uint8Array, encoding: RowsEncoding = 'utf-
     case 'windows-1252':
     case 'latin1':
       // Every byte means a character in windows-1252, so this cannot fail.
-      return { ok: true, text: decodeWindows1252(bytes) };
+      return {
+        ok: true,
+        text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'windows-1252'),
+      };
     case 'utf-16':
       return decodeUtf16(bytes);
   }
