@@ -1,9 +1,8 @@
 /** `assetline plan`, spawned as a user runs it: exit codes, the contract's JSON, the ledger, nothing sent. */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCountingService } from '../helpers/counting-service.js';
+import { spawnCli, useCountingService } from '../helpers/counting-service.js';
 import { SecretKey } from '../../src/api/secret-key.js';
 import { RequestLedger } from '../../src/state/request-ledger.js';
 import { tempDir } from '../helpers/temp-pipeline.js';
@@ -14,17 +13,7 @@ const KEY = 'sk-test-PLAN-e2e-0123456789';
 const service = useCountingService();
 
 function assetline(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: service.baseUrl, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnCli(args, { cwd: ROOT, env: { ASSETLINE_BASE_URL: service.baseUrl, ...env } });
 }
 
 function pipeline(budget: number): string {

@@ -3,30 +3,18 @@
  * name on stderr, nothing sent to the service, no output folder written; `--rows` and `--redo`
  * are read by plan, run --dry-run and run alike.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCountingService } from '../helpers/counting-service.js';
+import { spawnCli, useCountingService } from '../helpers/counting-service.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const KEY = 'sk-test-SELECT-e2e-0123456789';
 
 const service = useCountingService();
 
 function assetline(dir: string, args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.js'), ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: service.baseUrl, ASSETLINE_API_KEY: KEY },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnCli(args, { cwd: dir, env: { ASSETLINE_BASE_URL: service.baseUrl, ASSETLINE_API_KEY: KEY } });
 }
 
 function workspace(): string {

@@ -3,12 +3,10 @@
  * expected, before anything is sent or written; `plan --shards 4 --json` is one object with a
  * `shards` array; `run --dry-run --shard` prints the shard's plan, as `plan --shard` does.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCountingService } from '../helpers/counting-service.js';
-import { CLI } from '../helpers/e2e-run.js';
+import { spawnCli, useCountingService } from '../helpers/counting-service.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'sk-test-SHARD-e2e-0123456789';
@@ -16,17 +14,7 @@ const KEY = 'sk-test-SHARD-e2e-0123456789';
 const service = useCountingService();
 
 function assetline(dir: string, args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', ASSETLINE_BASE_URL: service.baseUrl, ASSETLINE_API_KEY: KEY },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnCli(args, { cwd: dir, env: { ASSETLINE_BASE_URL: service.baseUrl, ASSETLINE_API_KEY: KEY } });
 }
 
 function workspace(): string {

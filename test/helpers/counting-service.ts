@@ -1,9 +1,12 @@
 /**
- * A stand-in for the service that only counts what reaches it (and answers 500): for tests of
- * commands that must send nothing. Started before the file's tests, stopped after them.
+ * A stand-in for the service that only counts what reaches it (and answers 500), for tests of
+ * commands that must send nothing (started before the file's tests, stopped after them), and the
+ * built CLI run against it.
  */
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
 export interface CountingService {
@@ -24,4 +27,30 @@ export function useCountingService(): CountingService {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return service;
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+
+/** The built CLI in a child process, with only PATH and `env` from the environment. */
+export function spawnCli(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
