@@ -3,6 +3,7 @@
  * the merged run's status and exit code, where its files are, the shards merged and missing, and
  * the summed figures, in the manifest's names.
  */
+import { creditFigures } from '../report/report-json.js';
 import type { MergedShards } from './merge-shards.js';
 
 export function mergeJson(merged: MergedShards) {
@@ -22,14 +23,7 @@ export function mergeJson(merged: MergedShards) {
     missing_shards: manifest.missing_shards ?? [],
     rows: summary.rows,
     steps: summary.counts,
-    credits: {
-      planned: summary.credits.planned,
-      used: summary.credits.used,
-      estimated: summary.credits.estimated,
-      saved_by_cache: summary.credits.savedByCache,
-      paid_total: summary.credits.paidTotal ?? null,
-      lost: summary.credits.lost,
-    },
+    credits: creditFigures(summary.credits),
     requests: summary.requests,
     /** How the shards' files were put in the merged folder; bytes of those linked or copied. */
     files: { ...merged.files },

@@ -13,6 +13,18 @@ function stepRef(ref: StepRef) {
   return { row: ref.row, step: ref.step.step, model: ref.step.model, request_id: ref.step.request_id };
 }
 
+/** A run's credit figures as `report --json` and `merge --json` print them. */
+export function creditFigures(credits: RunSummary['credits']) {
+  return {
+    planned: credits.planned,
+    used: credits.used,
+    estimated: credits.estimated,
+    saved_by_cache: credits.savedByCache,
+    paid_total: credits.paidTotal ?? null,
+    lost: credits.lost,
+  };
+}
+
 export function reportJson(loaded: LoadedRun, summary: RunSummary, html: string | null) {
   const { manifest } = summary;
   return {
@@ -30,12 +42,7 @@ export function reportJson(loaded: LoadedRun, summary: RunSummary, html: string 
     rows: summary.rows,
     steps: summary.counts,
     credits: {
-      planned: summary.credits.planned,
-      used: summary.credits.used,
-      estimated: summary.credits.estimated,
-      saved_by_cache: summary.credits.savedByCache,
-      paid_total: summary.credits.paidTotal ?? null,
-      lost: summary.credits.lost,
+      ...creditFigures(summary.credits),
       by_model: costs(summary.credits.byModel),
       by_step: costs(summary.credits.byStep),
     },
